@@ -1,0 +1,104 @@
+//! Engine benchmarks: loading fabrics and the cost of one Monte Carlo run, on one thread,
+//! for the fat trees that ORCS's reference timings use (spec: reference/orcs/README.md).
+//! The big fabrics come from `../shared/` beside the repository and are skipped without it.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use orcs::fabric::{load_routed_fabric, LoadOptions, LoadedFabric};
+use orcs::mapping::{LayoutSpec, RankLayout, SubsetMethod};
+use orcs::metric::MetricKind;
+use orcs::pattern::{Pattern, PatternContext};
+use orcs::sim::{stream_rng, SimConfig, Simulation, Stream};
+use std::path::Path;
+use std::time::Duration;
+
+/// (name, path) of every fabric to measure that exists here.
+fn fabrics() -> Vec<(&'static str, String)> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    [
+        ("ft8-3", format!("{root}/topologies/ft8-3.ftree.dot.gz")),
+        (
+            "ft12-3",
+            format!("{root}/../shared/fabrics/orcs/ft12-3/ft12-3.ftree.orcs.dot.gz"),
+        ),
+        (
+            "ft16-3",
+            format!("{root}/../shared/fabrics/orcs/ft16-3/ft16-3.ftree.orcs.dot.gz"),
+        ),
+    ]
+    .into_iter()
+    .filter(|(_, p)| Path::new(p).exists())
+    .collect()
+}
+
+fn load(path: &str) -> LoadedFabric {
+    load_routed_fabric(path, LoadOptions::default()).expect("fabric loads")
+}
+
+/// Runs `runs` Monte Carlo runs of `pattern` with a random mapping on all hosts.
+fn simulate(loaded: &LoadedFabric, pattern: &Pattern, runs: u64) -> f64 {
+    let fabric = &loaded.fabric;
+    let n = fabric.num_hosts() - fabric.num_hosts() % 2;
+    let spec = LayoutSpec {
+        commsize: n,
+        subset: SubsetMethod::Rand,
+        part: None,
+        ordering: Vec::new(),
+        shuffle: true,
+    };
+    let (layout, _) =
+        RankLayout::build(fabric, &spec, &mut stream_rng(1, Stream::Subset)).expect("layout");
+    let config = SimConfig {
+        runs,
+        seed: 1,
+        level: None,
+        metric: MetricKind::HistMaxCong,
+        orcs_compat: false,
+        pattern_context: PatternContext {
+            commsize: n as u32,
+            part_commsize: 2,
+            orcs_compat: false,
+        },
+    };
+    let sim = Simulation::new(fabric, &loaded.table, &layout, pattern, config)
+        .unwrap_or_else(|_| panic!("routes are valid"));
+    sim.run(&|_| {}).acc_band[0]
+}
+
+fn bench_runs(c: &mut Criterion) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("pool");
+    let mut group = c.benchmark_group("run");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(5));
+    for (name, path) in fabrics() {
+        let loaded = load(&path);
+        for pattern in ["bisect", "bruck"] {
+            let p = Pattern::parse(pattern, None).expect("pattern");
+            // Enough runs per iteration that per-call overhead (route check) is amortised.
+            let runs = match (name, pattern) {
+                ("ft8-3", "bisect") => 2000,
+                ("ft8-3", _) | ("ft12-3", "bisect") => 100,
+                _ => 10,
+            };
+            group.throughput(Throughput::Elements(runs));
+            group.bench_with_input(BenchmarkId::new(pattern, name), &runs, |b, &runs| {
+                b.iter(|| pool.install(|| simulate(&loaded, &p, runs)))
+            });
+        }
+    }
+    group.finish();
+}
+
+fn bench_load(c: &mut Criterion) {
+    let mut group = c.benchmark_group("load");
+    group.sample_size(10);
+    for (name, path) in fabrics() {
+        group.bench_function(name, |b| b.iter(|| load(&path).fabric.num_edges()));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_runs, bench_load);
+criterion_main!(benches);

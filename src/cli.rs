@@ -1,0 +1,468 @@
+//! Command-line flags (clap) and their translation into one validated [`Plan`]. Nothing
+//! outside this file sees clap types.
+
+use anyhow::{bail, Context, Result};
+use clap::{ArgAction, Args, Parser, Subcommand};
+use orcs::mapping::SubsetMethod;
+use orcs::metric::MetricKind;
+use orcs::pattern::{Pattern, PatternError, PatternKind};
+
+/// Oblivious routing congestion simulator for HPC interconnects.
+///
+/// Maps a communication pattern randomly onto the hosts of a routed fabric, many times,
+/// routes every message through the fabric's forwarding tables and reports how much
+/// bandwidth the pattern gets. Flags and output follow the original ORCS simulator.
+#[derive(Debug, Parser)]
+#[command(
+    name = "orcs",
+    version,
+    about,
+    args_conflicts_with_subcommands = true,
+    infer_long_args = true,
+    disable_help_flag = true,
+    disable_version_flag = true,
+    disable_help_subcommand = true,
+    after_help = "Exit status: 0 success; 1 bad flags, unreadable or invalid input, or broken \
+                  routing; 2 `orcs check` found broken routes."
+)]
+pub struct Cli {
+    /// Print this help and exit.
+    #[arg(verbatim_doc_comment, short = 'h', long = "help", action = ArgAction::Help, global = true)]
+    help: Option<bool>,
+    /// Print the version and exit.
+    #[arg(verbatim_doc_comment, short = 'V', long = "version", action = ArgAction::Version)]
+    version: Option<bool>,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub sim: SimArgs,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Verify that every host pair of a fabric is routed, without loops or dead ends, and
+    /// print path-length and per-link route statistics.
+    Check(CheckArgs),
+}
+
+/// Flags of `orcs check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Routed fabric to check: a Graphviz dot file with routing in edge comments, plain or gzip ("-" reads standard input).
+    #[arg(
+        verbatim_doc_comment,
+        short = 'i',
+        long = "input_file",
+        visible_alias = "input-file",
+        value_name = "FILE",
+        default_value = "-"
+    )]
+    pub input_file: String,
+    /// Also print ORCS's --routequal figures (all-to-all load on inner links).
+    #[arg(verbatim_doc_comment, long = "routequal")]
+    pub routequal: bool,
+    /// Behave like the original ORCS where it differs (ambiguous next hops take the first matching edge instead of failing).
+    #[arg(verbatim_doc_comment, long = "orcs-compat")]
+    pub orcs_compat: bool,
+    /// Number of worker threads (default: all cores).
+    #[arg(verbatim_doc_comment, short = 'j', long = "threads", value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+/// Flags of a simulation (the default command).
+#[derive(Debug, Args)]
+pub struct SimArgs {
+    /// Routed fabric: a Graphviz dot file with routing in edge comments, plain or gzip ("-" reads standard input).
+    #[arg(
+        verbatim_doc_comment,
+        short = 'i',
+        long = "input_file",
+        visible_alias = "input-file",
+        value_name = "FILE",
+        default_value = "-"
+    )]
+    pub input_file: String,
+    /// File for the metric output ("-" is standard output), created before the simulation starts.
+    #[arg(
+        verbatim_doc_comment,
+        short = 'o',
+        long = "output_file",
+        visible_alias = "output-file",
+        value_name = "FILE",
+        default_value = "-"
+    )]
+    pub output_file: String,
+    /// Communication pattern: rand, null, bisect, bisect_fb_sym, tree, bruck, gather, scatter, ring, recdbl, neighbor, neighbor2d, recvs_one_src, recvs_all_src or ptrnvsptrn (an unambiguous prefix is enough; default bisect).
+    #[arg(
+        verbatim_doc_comment,
+        short = 'p',
+        long = "ptrn",
+        visible_alias = "pattern",
+        value_name = "PATTERN"
+    )]
+    pub ptrn: Option<String>,
+    /// Pattern argument: neighbor count k for neighbor, "R[,c1[,c2]][,rand|linear]" for recvs_*, "p1[:arg1]::p2[:arg2]" for ptrnvsptrn.
+    #[arg(
+        verbatim_doc_comment,
+        short = 'a',
+        long = "ptrnarg",
+        value_name = "ARG",
+        requires = "ptrn"
+    )]
+    pub ptrnarg: Option<String>,
+    /// First pattern of ptrnvsptrn in the ORCS 1 form (default bisect).
+    #[arg(
+        verbatim_doc_comment,
+        short = 'f',
+        long = "ptrnfst",
+        value_name = "PATTERN"
+    )]
+    pub ptrnfst: Option<String>,
+    /// Second pattern of ptrnvsptrn in the ORCS 1 form (default bisect).
+    #[arg(
+        verbatim_doc_comment,
+        short = 'c',
+        long = "ptrnsec",
+        value_name = "PATTERN"
+    )]
+    pub ptrnsec: Option<String>,
+    /// Communicator size: how many hosts take part (default 0 = all hosts, rounded down to even).
+    #[arg(
+        verbatim_doc_comment,
+        short = 's',
+        long = "commsize",
+        value_name = "N",
+        default_value_t = 0
+    )]
+    pub commsize: u64,
+    /// Size of the first communicator of ptrnvsptrn, and the rank bound of dep_max_delay under --orcs-compat.
+    #[arg(
+        verbatim_doc_comment,
+        short = 'z',
+        long = "part_commsize",
+        visible_alias = "part-commsize",
+        value_name = "N",
+        default_value_t = 2
+    )]
+    pub part_commsize: u64,
+    /// Number of Monte Carlo runs, each with a fresh random rank-to-host mapping.
+    #[arg(
+        verbatim_doc_comment,
+        short = 'n',
+        long = "num_runs",
+        visible_alias = "num-runs",
+        value_name = "N",
+        default_value_t = 1,
+        allow_negative_numbers = true
+    )]
+    pub num_runs: i64,
+    /// Simulate only this pattern level (default -1 = all levels).
+    #[arg(verbatim_doc_comment, short = 'l', long = "ptrn_level", visible_alias = "ptrn-level", value_name = "LEVEL", default_value_t = -1, allow_negative_numbers = true, requires = "ptrn")]
+    pub ptrn_level: i64,
+    /// How the hosts of the communicator are chosen once: rand, linear_bfs, guid_order_asc or guid_order_desc.
+    #[arg(
+        verbatim_doc_comment,
+        long = "subset",
+        value_name = "METHOD",
+        default_value = "rand"
+    )]
+    pub subset: String,
+    /// How the first communicator of ptrnvsptrn is chosen from the subset: rand, linear_bfs, guid_order_asc, guid_order_desc or none.
+    #[arg(
+        verbatim_doc_comment,
+        long = "part_subset",
+        visible_alias = "part-subset",
+        value_name = "METHOD",
+        default_value = "none"
+    )]
+    pub part_subset: String,
+    /// Metric: sum_max_cong, hist_max_cong, hist_acc_band, dep_max_delay or get_cable_cong.
+    #[arg(
+        verbatim_doc_comment,
+        long = "metric",
+        value_name = "METRIC",
+        default_value = "hist_max_cong"
+    )]
+    pub metric: String,
+    /// File of host GUIDs (one hexadecimal number per line) placed at ranks 0, 1, ... in every run.
+    #[arg(
+        verbatim_doc_comment,
+        long = "node_ordering_file",
+        visible_alias = "node-ordering-file",
+        value_name = "FILE"
+    )]
+    pub node_ordering_file: Option<String>,
+    /// Keep the initial rank order in every run instead of shuffling it.
+    #[arg(
+        verbatim_doc_comment,
+        short = 'd',
+        long = "do_not_shuffle",
+        visible_alias = "do-not-shuffle"
+    )]
+    pub do_not_shuffle: bool,
+    /// Print every level's rank pairs and host names before the metric.
+    #[arg(verbatim_doc_comment, long = "printptrn")]
+    pub printptrn: bool,
+    /// Print every run's rank-to-host list before the metric.
+    #[arg(verbatim_doc_comment, long = "printnamelist")]
+    pub printnamelist: bool,
+    /// Print the chosen host lists and the level count on standard error.
+    #[arg(verbatim_doc_comment, short = 'v', long = "verbose")]
+    pub verbose: bool,
+    /// Print how many levels the pattern has with these settings and exit.
+    #[arg(verbatim_doc_comment, short = 'g', long = "getnumlevels")]
+    pub getnumlevels: bool,
+    /// Check the routing of the input file and exit (same as `orcs check`).
+    #[arg(verbatim_doc_comment, long = "checkinputfile")]
+    pub checkinputfile: bool,
+    /// Print ORCS's route quality figures (all-to-all load on inner links) and exit.
+    #[arg(verbatim_doc_comment, long = "routequal")]
+    pub routequal: bool,
+    /// Seed of all random choices; the same seed gives byte-identical output with any thread count (default: a random seed, which is printed).
+    #[arg(verbatim_doc_comment, long = "seed", value_name = "SEED")]
+    pub seed: Option<u64>,
+    /// Number of worker threads (default: all cores).
+    #[arg(verbatim_doc_comment, short = 'j', long = "threads", value_name = "N")]
+    pub threads: Option<usize>,
+    /// Output format of the metric: text (ORCS's layout), json or csv.
+    #[arg(
+        verbatim_doc_comment,
+        long = "format",
+        value_name = "FORMAT",
+        default_value = "text"
+    )]
+    pub format: String,
+    /// Reproduce the original ORCS where orcs deliberately differs (inflated get_cable_cong counts, dep_max_delay model, ORCS 2 rand pattern, first-match next hops).
+    #[arg(verbatim_doc_comment, long = "orcs-compat")]
+    pub orcs_compat: bool,
+    /// Print no summary, warnings or progress on standard error.
+    #[arg(verbatim_doc_comment, short = 'q', long = "quiet")]
+    pub quiet: bool,
+}
+
+/// Output formats of a simulation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// ORCS's text layout.
+    Text,
+    /// One JSON document.
+    Json,
+    /// One CSV table.
+    Csv,
+}
+
+/// What the user asked for, validated as far as possible without the fabric.
+#[derive(Debug)]
+pub enum Plan {
+    /// Simulate.
+    Simulate(Box<SimPlan>),
+    /// Check the routing.
+    Check(CheckPlan),
+    /// Print the number of levels.
+    NumLevels(Box<SimPlan>),
+    /// Print a pattern's usage (`-a help`).
+    PatternHelp(String),
+}
+
+/// A validated simulation request. Fabric-dependent checks (sizes) happen after loading.
+#[derive(Debug)]
+pub struct SimPlan {
+    pub input_file: String,
+    pub output_file: String,
+    pub pattern: Pattern,
+    pub commsize: u64,
+    pub part_commsize: u64,
+    pub runs: u64,
+    pub level: Option<usize>,
+    pub subset: SubsetMethod,
+    pub part_subset: Option<SubsetMethod>,
+    pub metric: MetricKind,
+    pub node_ordering_file: Option<String>,
+    pub shuffle: bool,
+    pub printptrn: bool,
+    pub printnamelist: bool,
+    pub verbose: bool,
+    pub seed: Option<u64>,
+    pub threads: Option<usize>,
+    pub format: Format,
+    pub orcs_compat: bool,
+    pub quiet: bool,
+}
+
+/// A validated check request.
+#[derive(Debug)]
+pub struct CheckPlan {
+    pub input_file: String,
+    pub routequal: bool,
+    pub routequal_only: bool,
+    pub orcs_compat: bool,
+    pub threads: Option<usize>,
+}
+
+/// Resolves an enumerated value: an exact name, or an unambiguous prefix of one.
+fn resolve<'a>(flag: &str, value: &str, names: &[&'a str]) -> Result<&'a str> {
+    if let Some(exact) = names.iter().find(|n| **n == value) {
+        return Ok(exact);
+    }
+    let matches: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| n.starts_with(value))
+        .collect();
+    match matches.as_slice() {
+        [one] if !value.is_empty() => Ok(one),
+        [] | [_] => bail!(
+            "invalid value '{value}' for {flag}: expected one of {}",
+            names.join(", ")
+        ),
+        many => bail!(
+            "ambiguous value '{value}' for {flag}: could be {}",
+            many.join(", ")
+        ),
+    }
+}
+
+fn subset_method(flag: &str, value: &str) -> Result<SubsetMethod> {
+    let names: Vec<&str> = SubsetMethod::ALL.iter().map(|m| m.name()).collect();
+    let name = resolve(flag, value, &names)?;
+    Ok(SubsetMethod::ALL
+        .into_iter()
+        .find(|m| m.name() == name)
+        .unwrap_or(SubsetMethod::Rand))
+}
+
+impl Cli {
+    /// Validates the flags into a [`Plan`]; errors quote the offending flag.
+    pub fn into_plan(self) -> Result<Plan> {
+        if let Some(Command::Check(c)) = self.command {
+            return Ok(Plan::Check(CheckPlan {
+                input_file: c.input_file,
+                routequal: c.routequal,
+                routequal_only: false,
+                orcs_compat: c.orcs_compat,
+                threads: c.threads,
+            }));
+        }
+        let a = self.sim;
+        if a.checkinputfile || a.routequal {
+            return Ok(Plan::Check(CheckPlan {
+                input_file: a.input_file,
+                routequal: a.routequal,
+                routequal_only: a.routequal && !a.checkinputfile,
+                orcs_compat: a.orcs_compat,
+                threads: a.threads,
+            }));
+        }
+        let pattern = match build_pattern(&a) {
+            Ok(p) => p,
+            Err(e) => {
+                if let Some(help @ PatternError::HelpRequested { .. }) = e.downcast_ref() {
+                    return Ok(Plan::PatternHelp(help.to_string()));
+                }
+                return Err(e);
+            }
+        };
+        let metric_names: Vec<&str> = MetricKind::ALL.iter().map(|m| m.name()).collect();
+        let metric_name = resolve("--metric", &a.metric, &metric_names)?;
+        let metric = MetricKind::ALL
+            .into_iter()
+            .find(|m| m.name() == metric_name)
+            .unwrap_or(MetricKind::HistMaxCong);
+        let subset = subset_method("--subset", &a.subset)?;
+        let part_names = [
+            "rand",
+            "linear_bfs",
+            "guid_order_asc",
+            "guid_order_desc",
+            "none",
+        ];
+        let part_subset = match resolve("--part_subset", &a.part_subset, &part_names)? {
+            "none" => None,
+            name => Some(subset_method("--part_subset", name)?),
+        };
+        if part_subset.is_some() && pattern.kind() != PatternKind::PtrnVsPtrn {
+            bail!("--part_subset can only be used with the ptrnvsptrn pattern");
+        }
+        if part_subset == Some(SubsetMethod::LinearBfs) && subset != SubsetMethod::LinearBfs {
+            bail!("--part_subset linear_bfs requires --subset linear_bfs as well");
+        }
+        if a.num_runs < 1 {
+            bail!(
+                "--num_runs must be at least 1, got {} (orcs performs exactly the runs requested)",
+                a.num_runs
+            );
+        }
+        let level = match a.ptrn_level {
+            -1 => None,
+            l if l >= 0 => Some(l as usize),
+            l => bail!("--ptrn_level must be -1 (all levels) or a level number, got {l}"),
+        };
+        if level.is_some() && metric == MetricKind::DepMaxDelay {
+            bail!("--ptrn_level cannot be combined with --metric dep_max_delay (it evaluates the dependencies between all levels)");
+        }
+        if pattern.kind() == PatternKind::Null && metric != MetricKind::SumMaxCong {
+            bail!(
+                "--ptrn null has no traffic, so --metric {metric} has nothing to measure (use sum_max_cong)"
+            );
+        }
+        let format = match resolve("--format", &a.format, &["text", "json", "csv"])? {
+            "json" => Format::Json,
+            "csv" => Format::Csv,
+            _ => Format::Text,
+        };
+        if a.threads == Some(0) {
+            bail!("--threads must be at least 1");
+        }
+        let plan = SimPlan {
+            input_file: a.input_file,
+            output_file: a.output_file,
+            pattern,
+            commsize: a.commsize,
+            part_commsize: a.part_commsize,
+            runs: a.num_runs as u64,
+            level,
+            subset,
+            part_subset,
+            metric,
+            node_ordering_file: a.node_ordering_file,
+            shuffle: !a.do_not_shuffle,
+            printptrn: a.printptrn,
+            printnamelist: a.printnamelist,
+            verbose: a.verbose,
+            seed: a.seed,
+            threads: a.threads,
+            format,
+            orcs_compat: a.orcs_compat,
+            quiet: a.quiet,
+        };
+        Ok(if a.getnumlevels {
+            Plan::NumLevels(Box::new(plan))
+        } else {
+            Plan::Simulate(Box::new(plan))
+        })
+    }
+}
+
+/// The pattern from -p/-a, or from the ORCS 1 form -f/-c.
+fn build_pattern(a: &SimArgs) -> Result<Pattern> {
+    let name = a.ptrn.as_deref().unwrap_or("bisect");
+    let v1_form = a.ptrnfst.is_some() || a.ptrnsec.is_some();
+    if v1_form {
+        let (kind, _) = PatternKind::parse_name(name).context("invalid value for -p/--ptrn")?;
+        if kind != PatternKind::PtrnVsPtrn {
+            bail!("-f/--ptrnfst and -c/--ptrnsec require -p ptrnvsptrn");
+        }
+        if a.ptrnarg.is_some() {
+            bail!("-a/--ptrnarg cannot be combined with -f/--ptrnfst or -c/--ptrnsec");
+        }
+        let part = |flag: &str, v: &Option<String>| -> Result<Pattern> {
+            let v = v.as_deref().unwrap_or("bisect");
+            Pattern::parse(v, None).with_context(|| format!("invalid value for {flag}"))
+        };
+        let first = part("-f/--ptrnfst", &a.ptrnfst)?;
+        let second = part("-c/--ptrnsec", &a.ptrnsec)?;
+        return Ok(Pattern::ptrnvsptrn(first, second));
+    }
+    Pattern::parse(name, a.ptrnarg.as_deref()).context("invalid -p/--ptrn or -a/--ptrnarg")
+}

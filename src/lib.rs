@@ -1,0 +1,17 @@
+//! orcs: an oblivious routing congestion simulator for HPC interconnects.
+//!
+//! The library core behind the `orcs` command: load a routed fabric ([`fabric`]), compile
+//! and check its forwarding tables ([`routing`]), choose hosts and ranks ([`mapping`]),
+//! generate communication patterns ([`pattern`]), run the Monte Carlo engine ([`sim`]),
+//! and turn the results into metrics ([`metric`]) and bytes ([`report`]). The semantics
+//! follow the original ORCS simulator; where orcs deliberately differs, the item says so.
+
+#![warn(missing_docs)]
+
+pub mod fabric;
+pub mod mapping;
+pub mod metric;
+pub mod pattern;
+pub mod report;
+pub mod routing;
+pub mod sim;

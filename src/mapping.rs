@@ -1,0 +1,324 @@
+//! Which hosts take part and which rank runs where: subsets, part subsets, the node
+//! ordering file, and the per-run shuffle (spec §4).
+
+use crate::fabric::{parse_strtoul_hex, Fabric};
+use rand::seq::SliceRandom;
+use rand::Rng;
+use std::collections::VecDeque;
+use std::fmt;
+
+/// How the communicator's hosts are chosen from the fabric (`--subset`, `--part_subset`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubsetMethod {
+    /// Uniform random sample without replacement; initial order = draw order.
+    Rand,
+    /// Breadth-first search from the first node of the file; hosts in dequeue order.
+    LinearBfs,
+    /// Smallest GUIDs first.
+    GuidOrderAsc,
+    /// Largest GUIDs first.
+    GuidOrderDesc,
+}
+
+impl SubsetMethod {
+    /// Every method, in ORCS's option order.
+    pub const ALL: [SubsetMethod; 4] = [
+        SubsetMethod::Rand,
+        SubsetMethod::LinearBfs,
+        SubsetMethod::GuidOrderAsc,
+        SubsetMethod::GuidOrderDesc,
+    ];
+
+    /// The option value ORCS uses for this method.
+    pub fn name(self) -> &'static str {
+        match self {
+            SubsetMethod::Rand => "rand",
+            SubsetMethod::LinearBfs => "linear_bfs",
+            SubsetMethod::GuidOrderAsc => "guid_order_asc",
+            SubsetMethod::GuidOrderDesc => "guid_order_desc",
+        }
+    }
+}
+
+impl fmt::Display for SubsetMethod {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Everything that decides the rank → host mapping.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LayoutSpec {
+    /// Communicator size n (validated by the caller: 4 ≤ n ≤ hosts).
+    pub commsize: usize,
+    /// How the n hosts are chosen.
+    pub subset: SubsetMethod,
+    /// `--part_subset` and its size z: hosts of the first ptrnvsptrn communicator.
+    pub part: Option<(SubsetMethod, usize)>,
+    /// GUIDs of the node ordering file, in file order.
+    pub ordering: Vec<u64>,
+    /// Reshuffle the non-fixed ranks in every run (false with `-d`).
+    pub shuffle: bool,
+}
+
+/// Errors in choosing the hosts.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MappingError {
+    /// `linear_bfs` found too few hosts.
+    #[error(
+        "--subset linear_bfs reached only {found} of {wanted} hosts from the first node of the file"
+    )]
+    BfsTooFewHosts {
+        /// Hosts reached.
+        found: usize,
+        /// Hosts needed.
+        wanted: usize,
+    },
+    /// A node ordering file line is not a GUID.
+    #[error("{path}:{line}: `{text}` is not a valid GUID (expected one hexadecimal number per line, optionally followed by a `#` comment)")]
+    BadGuid {
+        /// The file.
+        path: String,
+        /// 1-based line.
+        line: usize,
+        /// The offending text.
+        text: String,
+    },
+}
+
+/// The initial rank list and which parts of it are reshuffled per run (spec §4.7):
+/// `[ordered hosts | part-subset hosts | other hosts]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RankLayout {
+    initial: Vec<u32>,
+    /// Ranks `0..fixed` come from the node ordering file and never move.
+    fixed: usize,
+    /// Ranks `fixed..part_end` are the part subset, shuffled among themselves.
+    part_end: usize,
+    shuffle: bool,
+}
+
+impl RankLayout {
+    /// Chooses the hosts once (spec §4.2–4.7). `rng` is used only by the random methods.
+    /// Returns the layout and warnings (dropped ordering entries).
+    ///
+    /// O(hosts log hosts + edges) for the BFS and GUID sorts.
+    pub fn build<R: Rng + ?Sized>(
+        fabric: &Fabric,
+        spec: &LayoutSpec,
+        rng: &mut R,
+    ) -> Result<(RankLayout, Vec<String>), MappingError> {
+        let n = spec.commsize;
+        let subset = choose_hosts(fabric, spec.subset, n, None, rng)?;
+        let mut warnings = Vec::new();
+        let part = match spec.part {
+            Some((method, z)) => choose_hosts(fabric, method, z, Some(&subset), rng)?,
+            None => Vec::new(),
+        };
+        // The ordering file applies to the part subset when there is one (§4.6).
+        let eligible: &[u32] = if spec.part.is_some() { &part } else { &subset };
+        let mut ordered: Vec<u32> = Vec::new();
+        let mut dropped = Vec::new();
+        for &guid in &spec.ordering {
+            let found = eligible
+                .iter()
+                .copied()
+                .filter(|h| !ordered.contains(h))
+                .find(|&h| fabric.host_guid(h) == guid);
+            match found {
+                Some(h) => ordered.push(h),
+                None => dropped.push(guid),
+            }
+        }
+        if !dropped.is_empty() {
+            let shown: Vec<String> = dropped.iter().take(5).map(|g| format!("{g:#x}")).collect();
+            warnings.push(format!(
+                "{} node ordering entries are not hosts of the {} and were dropped: {}{}",
+                dropped.len(),
+                if spec.part.is_some() {
+                    "part subset"
+                } else {
+                    "subset"
+                },
+                shown.join(", "),
+                if dropped.len() > 5 { ", ..." } else { "" }
+            ));
+        }
+        let mut initial = ordered.clone();
+        initial.extend(part.iter().filter(|h| !ordered.contains(h)));
+        let part_end = initial.len();
+        initial.extend(
+            subset
+                .iter()
+                .filter(|h| !ordered.contains(h) && !part.contains(h)),
+        );
+        Ok((
+            RankLayout {
+                initial,
+                fixed: ordered.len(),
+                part_end,
+                shuffle: spec.shuffle,
+            },
+            warnings,
+        ))
+    }
+
+    /// The hosts in their initial rank order (rank r → `hosts()[r]`).
+    pub fn hosts(&self) -> &[u32] {
+        &self.initial
+    }
+
+    /// Number of ranks fixed by the node ordering file.
+    pub fn num_fixed(&self) -> usize {
+        self.fixed
+    }
+
+    /// Writes one run's rank → host list into `out`: the initial order with the part
+    /// subset and the remaining hosts each uniformly shuffled (unless `-d`). O(n).
+    pub fn fill<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut Vec<u32>) {
+        out.clear();
+        out.extend_from_slice(&self.initial);
+        if self.shuffle {
+            out[self.fixed..self.part_end].shuffle(rng);
+            out[self.part_end..].shuffle(rng);
+        }
+    }
+}
+
+/// Picks `count` hosts by `method`, from `within` (a host list, for part subsets) or from
+/// every host of the fabric.
+fn choose_hosts<R: Rng + ?Sized>(
+    fabric: &Fabric,
+    method: SubsetMethod,
+    count: usize,
+    within: Option<&[u32]>,
+    rng: &mut R,
+) -> Result<Vec<u32>, MappingError> {
+    let all: Vec<u32>;
+    let pool: &[u32] = match within {
+        Some(p) => p,
+        None => {
+            all = (0..fabric.num_hosts() as u32).collect();
+            &all
+        }
+    };
+    let count = count.min(pool.len());
+    Ok(match method {
+        SubsetMethod::Rand => {
+            // Partial Fisher–Yates: draw order is the initial order.
+            let mut pool = pool.to_vec();
+            for k in 0..count {
+                let r = rng.gen_range(k..pool.len());
+                pool.swap(k, r);
+            }
+            pool.truncate(count);
+            pool
+        }
+        SubsetMethod::LinearBfs => {
+            // The BFS covers the whole graph; within a part subset it yields the first
+            // hosts of the (linear_bfs) subset, which is the same list.
+            let found = bfs_hosts(fabric);
+            let found: Vec<u32> = match within {
+                Some(p) => found.into_iter().filter(|h| p.contains(h)).collect(),
+                None => found,
+            };
+            if found.len() < count {
+                return Err(MappingError::BfsTooFewHosts {
+                    found: found.len(),
+                    wanted: count,
+                });
+            }
+            found[..count].to_vec()
+        }
+        SubsetMethod::GuidOrderAsc | SubsetMethod::GuidOrderDesc => {
+            let mut sorted = pool.to_vec();
+            // Stable sort: equal GUIDs keep node order (§4.2).
+            if method == SubsetMethod::GuidOrderAsc {
+                sorted.sort_by_key(|&h| fabric.host_guid(h));
+            } else {
+                sorted.sort_by_key(|&h| std::cmp::Reverse(fabric.host_guid(h)));
+            }
+            sorted.truncate(count);
+            sorted
+        }
+    })
+}
+
+/// Hosts in breadth-first dequeue order from node 0, following out-edges in ORCS order.
+fn bfs_hosts(fabric: &Fabric) -> Vec<u32> {
+    let mut hosts = Vec::new();
+    if fabric.num_nodes() == 0 {
+        return hosts;
+    }
+    let mut seen = vec![false; fabric.num_nodes()];
+    let mut queue = VecDeque::from([0u32]);
+    seen[0] = true;
+    while let Some(v) = queue.pop_front() {
+        let h = fabric.host_of_node[v as usize];
+        if h != crate::fabric::NONE {
+            hosts.push(h);
+        }
+        for e in fabric.out_edges(v) {
+            let w = fabric.edge_head[e as usize];
+            if !seen[w as usize] {
+                seen[w as usize] = true;
+                queue.push_back(w);
+            }
+        }
+    }
+    hosts
+}
+
+/// Parses a node ordering file (spec §4.5): one hexadecimal GUID per line (optional
+/// `0x`, leading white space), blank lines and `#` lines ignored, a `#` comment or white
+/// space may follow the number.
+pub fn parse_node_ordering(text: &str, path: &str) -> Result<Vec<u64>, MappingError> {
+    let mut guids = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let token = trimmed
+            .split(|c: char| c.is_whitespace() || c == '#')
+            .next()
+            .unwrap_or("");
+        let digits = token
+            .strip_prefix("0x")
+            .or_else(|| token.strip_prefix("0X"))
+            .unwrap_or(token);
+        let valid = !digits.is_empty()
+            && digits.len() <= 16
+            && digits.bytes().all(|b| b.is_ascii_hexdigit());
+        if !valid {
+            return Err(MappingError::BadGuid {
+                path: path.to_string(),
+                line: i + 1,
+                text: token.to_string(),
+            });
+        }
+        guids.push(parse_strtoul_hex(digits));
+    }
+    Ok(guids)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_ordering_accepts_comments_and_prefixes() {
+        let text = "# header\n\n 0x10 # a\n1f\n  0X2\t\n";
+        assert_eq!(parse_node_ordering(text, "f").unwrap(), vec![16, 31, 2]);
+    }
+
+    #[test]
+    fn node_ordering_rejects_garbage_with_line() {
+        let err = parse_node_ordering("10\nxyz\n", "order.txt").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "order.txt:2: `xyz` is not a valid GUID (expected one hexadecimal number per line, optionally followed by a `#` comment)"
+        );
+        assert!(parse_node_ordering("10abc-\n", "f").is_err());
+    }
+}

@@ -1,0 +1,555 @@
+//! Destination-based forwarding tables and the route checker.
+//!
+//! A [`ForwardingTable`] answers "node v, destination host d → outgoing edge" in O(1)
+//! from flat arrays. Nodes that send every destination through one edge (hosts with a
+//! single `*` uplink) store just that edge; the others own a dense row of u16 local port
+//! indices. Routes are never stored: walking the table is cheaper than reading them back.
+
+use crate::fabric::{Fabric, NONE};
+use rayon::prelude::*;
+use std::fmt;
+
+/// Marks "no route" in a dense row.
+pub const NO_PORT: u16 = u16::MAX;
+
+/// node × destination host → out-edge, see the module documentation.
+#[derive(Debug, Clone, Default)]
+pub struct ForwardingTable {
+    num_hosts: usize,
+    /// Per node: index of its dense row, or [`NONE`] when the node is uniform.
+    row_of_node: Vec<u32>,
+    /// Per node: the edge used for every destination when the node is uniform
+    /// ([`NONE`] = no route at all).
+    uniform_edge: Vec<u32>,
+    /// Dense rows, `num_hosts` entries each: local out-edge index or [`NO_PORT`].
+    ports: Vec<u16>,
+}
+
+impl ForwardingTable {
+    /// An empty table for `fabric`: no node routes anything yet.
+    pub fn new(fabric: &Fabric) -> Self {
+        ForwardingTable {
+            num_hosts: fabric.num_hosts(),
+            row_of_node: vec![NONE; fabric.num_nodes()],
+            uniform_edge: vec![NONE; fabric.num_nodes()],
+            ports: Vec::new(),
+        }
+    }
+
+    /// Makes `node` send every destination through `edge` (which must leave `node`).
+    pub fn set_uniform(&mut self, node: u32, edge: u32) {
+        self.row_of_node[node as usize] = NONE;
+        self.uniform_edge[node as usize] = edge;
+    }
+
+    /// The dense row of `node` (local out-edge index per destination host), created on
+    /// first use from the node's uniform edge, if any.
+    pub fn row_mut(&mut self, fabric: &Fabric, node: u32) -> &mut [u16] {
+        let n = node as usize;
+        if self.row_of_node[n] == NONE {
+            let fill = match self.uniform_edge[n] {
+                NONE => NO_PORT,
+                e => (e - fabric.out_start[n]) as u16,
+            };
+            self.row_of_node[n] = (self.ports.len() / self.num_hosts.max(1)) as u32;
+            self.ports.resize(self.ports.len() + self.num_hosts, fill);
+            self.uniform_edge[n] = NONE;
+        }
+        let row = self.row_of_node[n] as usize;
+        &mut self.ports[row * self.num_hosts..(row + 1) * self.num_hosts]
+    }
+
+    /// The edge `node` uses towards host `dst`, if it has one.
+    #[inline]
+    pub fn next_edge(&self, fabric: &Fabric, node: u32, dst: u32) -> Option<u32> {
+        let n = node as usize;
+        match self.row_of_node[n] {
+            NONE => Some(self.uniform_edge[n]).filter(|&e| e != NONE),
+            row => {
+                let port = self.ports[row as usize * self.num_hosts + dst as usize];
+                (port != NO_PORT).then(|| fabric.out_start[n] + port as u32)
+            }
+        }
+    }
+
+    /// Number of nodes that own a dense row.
+    pub fn num_rows(&self) -> usize {
+        self.ports.len() / self.num_hosts.max(1)
+    }
+
+    /// A view for walking routes that [`check_routes`] has validated.
+    pub fn router<'a>(&'a self, fabric: &'a Fabric) -> Router<'a> {
+        Router {
+            num_hosts: self.num_hosts,
+            out_start: &fabric.out_start,
+            edge_head: &fabric.edge_head,
+            host_node: &fabric.hosts,
+            row_of_node: &self.row_of_node,
+            uniform_edge: &self.uniform_edge,
+            ports: &self.ports,
+        }
+    }
+}
+
+/// Borrowed flat arrays for the hot loop: everything a route walk touches, nothing else.
+#[derive(Clone, Copy)]
+pub struct Router<'a> {
+    num_hosts: usize,
+    out_start: &'a [u32],
+    edge_head: &'a [u32],
+    host_node: &'a [u32],
+    row_of_node: &'a [u32],
+    uniform_edge: &'a [u32],
+    ports: &'a [u16],
+}
+
+impl Router<'_> {
+    /// Calls `visit` with every edge of the route from host `src` to host `dst`
+    /// (injection and ejection edges included; nothing for `src == dst`).
+    ///
+    /// The route must have been validated (no dead end, no loop): this walk does no
+    /// checks beyond slice bounds. O(hops).
+    #[inline]
+    pub fn walk(&self, src: u32, dst: u32, mut visit: impl FnMut(u32)) {
+        let target = self.host_node[dst as usize];
+        let mut cur = self.host_node[src as usize];
+        let dst = dst as usize;
+        while cur != target {
+            let n = cur as usize;
+            let row = self.row_of_node[n];
+            let edge = if row == NONE {
+                self.uniform_edge[n]
+            } else {
+                self.out_start[n] + self.ports[row as usize * self.num_hosts + dst] as u32
+            };
+            visit(edge);
+            cur = self.edge_head[edge as usize];
+        }
+    }
+}
+
+/// How many routes [`Router::walk_interleaved`] advances together.
+pub const LANES: usize = 8;
+
+impl Router<'_> {
+    /// Walks up to [`LANES`] routes (host pairs) in lockstep, one hop of each per step, so
+    /// that the table lookups of different routes overlap in the memory system instead of
+    /// waiting for each other (route walking is latency-bound on large tables).
+    ///
+    /// Route i's edges are written to `out[i * stride..]` and its length to `lens[i]`;
+    /// `visit` sees every edge. Routes must be validated and at most `stride` long.
+    #[inline]
+    pub fn walk_interleaved(
+        &self,
+        pairs: &[(u32, u32)],
+        out: &mut [u32],
+        stride: usize,
+        lens: &mut [u32],
+        mut visit: impl FnMut(u32),
+    ) {
+        let k = pairs.len().min(LANES);
+        let mut cur = [0u32; LANES];
+        let mut target = [0u32; LANES];
+        let mut dst = [0usize; LANES];
+        let mut len = [0u32; LANES];
+        for (i, &(s, d)) in pairs[..k].iter().enumerate() {
+            cur[i] = self.host_node[s as usize];
+            target[i] = self.host_node[d as usize];
+            dst[i] = d as usize;
+        }
+        loop {
+            let mut moved = false;
+            for i in 0..k {
+                if cur[i] == target[i] {
+                    continue;
+                }
+                moved = true;
+                let n = cur[i] as usize;
+                let row = self.row_of_node[n];
+                let edge = if row == NONE {
+                    self.uniform_edge[n]
+                } else {
+                    self.out_start[n] + self.ports[row as usize * self.num_hosts + dst[i]] as u32
+                };
+                visit(edge);
+                out[i * stride + len[i] as usize] = edge;
+                len[i] += 1;
+                cur[i] = self.edge_head[edge as usize];
+            }
+            if !moved {
+                break;
+            }
+        }
+        lens[..k].copy_from_slice(&len[..k]);
+    }
+}
+
+/// Why a route is broken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RouteFault {
+    /// The walk reached `at`, which has no out-edge for the destination.
+    DeadEnd {
+        /// Node without a next hop.
+        at: u32,
+    },
+    /// The walk entered a cycle; `cycle` lists its nodes in walk order.
+    Loop {
+        /// Nodes of the cycle.
+        cycle: Vec<u32>,
+    },
+}
+
+/// One broken host pair.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokenRoute {
+    /// Source host index.
+    pub src: u32,
+    /// Destination host index.
+    pub dst: u32,
+    /// What went wrong.
+    pub fault: RouteFault,
+}
+
+impl BrokenRoute {
+    /// A readable description with node names.
+    pub fn describe<'a>(&'a self, fabric: &'a Fabric) -> impl fmt::Display + 'a {
+        DescribeBroken {
+            route: self,
+            fabric,
+        }
+    }
+}
+
+struct DescribeBroken<'a> {
+    route: &'a BrokenRoute,
+    fabric: &'a Fabric,
+}
+
+impl fmt::Display for DescribeBroken<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let fab = self.fabric;
+        let (s, d) = (fab.host_name(self.route.src), fab.host_name(self.route.dst));
+        match &self.route.fault {
+            RouteFault::DeadEnd { at } => write!(
+                f,
+                "no route from {s} to {d}: node {} has no out-edge whose comment lists {d}",
+                fab.node_names[*at as usize]
+            ),
+            RouteFault::Loop { cycle } => {
+                write!(f, "routing loop from {s} to {d}: ")?;
+                for &v in cycle {
+                    write!(f, "{} -> ", fab.node_names[v as usize])?;
+                }
+                write!(f, "{}", fab.node_names[cycle[0] as usize])
+            }
+        }
+    }
+}
+
+/// Result of checking every ordered pair of a host set.
+#[derive(Debug, Clone, Default)]
+pub struct RouteCheck {
+    /// Hosts checked (as sources and as destinations).
+    pub num_hosts: usize,
+    /// Ordered pairs (s ≠ d) checked.
+    pub pairs_checked: u64,
+    /// Pairs that end in a dead end.
+    pub dead_ends: u64,
+    /// Pairs that run into a loop.
+    pub loops: u64,
+    /// The first broken pairs found (at most [`RouteCheck::MAX_EXAMPLES`]), in
+    /// (destination, source) order.
+    pub examples: Vec<BrokenRoute>,
+    /// `path_lengths[h]` = number of routed pairs with h edges (injection and ejection
+    /// included).
+    pub path_lengths: Vec<u64>,
+    /// Per edge: number of routed ordered pairs whose route uses it.
+    pub link_routes: Vec<u64>,
+}
+
+impl RouteCheck {
+    /// How many broken pairs are kept as examples.
+    pub const MAX_EXAMPLES: usize = 20;
+
+    /// True if every pair is routed.
+    pub fn all_routed(&self) -> bool {
+        self.dead_ends == 0 && self.loops == 0
+    }
+
+    /// Number of broken pairs.
+    pub fn broken(&self) -> u64 {
+        self.dead_ends + self.loops
+    }
+}
+
+const UNKNOWN: u32 = u32::MAX;
+const IN_PROGRESS: u32 = u32::MAX - 1;
+const DEAD: u32 = u32::MAX - 2;
+const LOOPS: u32 = u32::MAX - 3;
+
+/// Checks the routes between every ordered pair of `hosts` (host indices), in parallel
+/// over destinations.
+///
+/// Per destination it memoises each node's distance to it, so the cost is
+/// O(|hosts| × (nodes + hops)) time and O(nodes) scratch per thread, plus
+/// O(|hosts| × edges) for the per-link route counts merged at the end.
+pub fn check_routes(fabric: &Fabric, table: &ForwardingTable, hosts: &[u32]) -> RouteCheck {
+    let empty = || RouteCheck {
+        num_hosts: hosts.len(),
+        link_routes: vec![0; fabric.num_edges()],
+        ..RouteCheck::default()
+    };
+    // fold/reduce keeps the destinations' order, so the examples are deterministic.
+    hosts
+        .par_iter()
+        .fold(
+            || {
+                let scratch = Scratch {
+                    dist: vec![UNKNOWN; fabric.num_nodes()],
+                    count: vec![0; fabric.num_nodes()],
+                    stack: Vec::new(),
+                    order: Vec::new(),
+                    bad: Vec::new(),
+                };
+                (scratch, empty())
+            },
+            |(mut scratch, mut acc), &dst| {
+                check_destination(fabric, table, hosts, dst, &mut scratch, &mut acc);
+                (scratch, acc)
+            },
+        )
+        .map(|(_, acc)| acc)
+        .reduce(empty, merge_checks)
+}
+
+/// Adds `b` (later destinations) to `a`.
+fn merge_checks(mut a: RouteCheck, b: RouteCheck) -> RouteCheck {
+    a.pairs_checked += b.pairs_checked;
+    a.dead_ends += b.dead_ends;
+    a.loops += b.loops;
+    let room = RouteCheck::MAX_EXAMPLES.saturating_sub(a.examples.len());
+    a.examples.extend(b.examples.into_iter().take(room));
+    if a.path_lengths.len() < b.path_lengths.len() {
+        a.path_lengths.resize(b.path_lengths.len(), 0);
+    }
+    for (t, p) in a.path_lengths.iter_mut().zip(&b.path_lengths) {
+        *t += p;
+    }
+    for (t, p) in a.link_routes.iter_mut().zip(&b.link_routes) {
+        *t += p;
+    }
+    a
+}
+
+/// Per-thread scratch of [`check_routes`].
+struct Scratch {
+    /// Per node: hops to the destination, or one of the state sentinels. All `UNKNOWN`
+    /// between destinations.
+    dist: Vec<u32>,
+    /// Per node: routed sources whose route passes through it. All 0 between destinations.
+    count: Vec<u64>,
+    /// The walk in progress.
+    stack: Vec<u32>,
+    /// Nodes with a known distance (the destination first).
+    order: Vec<u32>,
+    /// Nodes marked dead or looping.
+    bad: Vec<u32>,
+}
+
+/// One destination of [`check_routes`].
+fn check_destination(
+    fabric: &Fabric,
+    table: &ForwardingTable,
+    hosts: &[u32],
+    dst: u32,
+    scratch: &mut Scratch,
+    result: &mut RouteCheck,
+) {
+    let Scratch {
+        dist,
+        count,
+        stack,
+        order,
+        bad,
+    } = scratch;
+    let target = fabric.hosts[dst as usize];
+    dist[target as usize] = 0;
+    order.clear();
+    order.push(target);
+    bad.clear();
+    for &src in hosts {
+        if src == dst {
+            continue;
+        }
+        result.pairs_checked += 1;
+        let start = fabric.hosts[src as usize];
+        // Walk until a node with a known state, remembering the path.
+        stack.clear();
+        let mut cur = start;
+        let outcome = loop {
+            match dist[cur as usize] {
+                UNKNOWN => {}
+                IN_PROGRESS => break LOOPS,
+                d => break d,
+            }
+            dist[cur as usize] = IN_PROGRESS;
+            stack.push(cur);
+            match table.next_edge(fabric, cur, dst) {
+                Some(e) => cur = fabric.edge_head[e as usize],
+                None => break DEAD,
+            }
+        };
+        // Resolve the path's nodes from the end backwards.
+        match outcome {
+            DEAD | LOOPS => {
+                let fault = if outcome == DEAD {
+                    let at = if dist[cur as usize] == DEAD {
+                        dead_end_of(fabric, table, cur, dst)
+                    } else {
+                        *stack.last().unwrap_or(&cur)
+                    };
+                    RouteFault::DeadEnd { at }
+                } else if dist[cur as usize] == IN_PROGRESS {
+                    let pos = stack.iter().position(|&v| v == cur).unwrap_or(0);
+                    RouteFault::Loop {
+                        cycle: stack[pos..].to_vec(),
+                    }
+                } else {
+                    RouteFault::Loop {
+                        cycle: loop_of(fabric, table, cur, dst),
+                    }
+                };
+                let loop_now = matches!(fault, RouteFault::Loop { .. });
+                if loop_now {
+                    result.loops += 1;
+                } else {
+                    result.dead_ends += 1;
+                }
+                if result.examples.len() < RouteCheck::MAX_EXAMPLES {
+                    result.examples.push(BrokenRoute { src, dst, fault });
+                }
+                let mark = if loop_now { LOOPS } else { DEAD };
+                for &v in stack.iter() {
+                    dist[v as usize] = mark;
+                    bad.push(v);
+                }
+            }
+            d => {
+                let mut d = d;
+                for &v in stack.iter().rev() {
+                    d += 1;
+                    dist[v as usize] = d;
+                    order.push(v);
+                }
+                let hops = dist[start as usize] as usize;
+                if result.path_lengths.len() <= hops {
+                    result.path_lengths.resize(hops + 1, 0);
+                }
+                result.path_lengths[hops] += 1;
+                count[start as usize] += 1;
+            }
+        }
+    }
+    // Per-link counts: push each routed source's count down the in-tree towards dst,
+    // farthest nodes first, so every node is complete before it passes its count on.
+    order.sort_unstable_by_key(|&v| std::cmp::Reverse(dist[v as usize]));
+    for &v in order.iter() {
+        let c = std::mem::take(&mut count[v as usize]);
+        if v == target || c == 0 {
+            continue;
+        }
+        if let Some(e) = table.next_edge(fabric, v, dst) {
+            result.link_routes[e as usize] += c;
+            count[fabric.edge_head[e as usize] as usize] += c;
+        }
+    }
+    for &v in order.iter().chain(bad.iter()) {
+        dist[v as usize] = UNKNOWN;
+    }
+}
+
+/// The node where the walk from `start` towards `dst` stops (known to be a dead end).
+fn dead_end_of(fabric: &Fabric, table: &ForwardingTable, start: u32, dst: u32) -> u32 {
+    let mut cur = start;
+    for _ in 0..=fabric.num_nodes() {
+        match table.next_edge(fabric, cur, dst) {
+            Some(e) => cur = fabric.edge_head[e as usize],
+            None => return cur,
+        }
+    }
+    cur
+}
+
+/// The cycle that the walk from `start` towards `dst` enters (known to loop).
+fn loop_of(fabric: &Fabric, table: &ForwardingTable, start: u32, dst: u32) -> Vec<u32> {
+    let mut seen = vec![false; fabric.num_nodes()];
+    let mut path = Vec::new();
+    let mut cur = start;
+    while !seen[cur as usize] {
+        seen[cur as usize] = true;
+        path.push(cur);
+        match table.next_edge(fabric, cur, dst) {
+            Some(e) => cur = fabric.edge_head[e as usize],
+            None => return path,
+        }
+    }
+    let pos = path.iter().position(|&v| v == cur).unwrap_or(0);
+    path[pos..].to_vec()
+}
+
+/// ORCS's `--routequal` figures (spec §8.1): over all ordered pairs of `hosts` (self
+/// pairs included, as ORCS does), the maximum all-to-all load on the route's inner edges
+/// (first and last edge excluded).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RouteQuality {
+    /// Smallest non-zero per-pair maximum.
+    pub gmin: u64,
+    /// Largest per-pair maximum.
+    pub gmax: u64,
+    /// Mean of the non-zero per-pair maxima.
+    pub mean: f64,
+    /// Population standard deviation of the non-zero per-pair maxima.
+    pub sigma: f64,
+}
+
+/// Computes [`RouteQuality`] from validated routes. O(|hosts|² × hops).
+pub fn route_quality(fabric: &Fabric, table: &ForwardingTable, hosts: &[u32]) -> RouteQuality {
+    let check = check_routes(fabric, table, hosts);
+    let load = &check.link_routes;
+    let router = table.router(fabric);
+    let maxima: Vec<u64> = hosts
+        .par_iter()
+        .flat_map_iter(|&s| {
+            let mut route = Vec::new();
+            hosts.iter().map(move |&d| {
+                route.clear();
+                router.walk(s, d, |e| route.push(e));
+                if route.len() <= 2 {
+                    0
+                } else {
+                    route[1..route.len() - 1]
+                        .iter()
+                        .map(|&e| load[e as usize])
+                        .max()
+                        .unwrap_or(0)
+                }
+            })
+        })
+        .collect();
+    let nonzero: Vec<f64> = maxima
+        .iter()
+        .filter(|&&m| m > 0)
+        .map(|&m| m as f64)
+        .collect();
+    let gmin = maxima.iter().copied().filter(|&m| m > 0).min().unwrap_or(0);
+    let gmax = maxima.iter().copied().max().unwrap_or(0);
+    let count = nonzero.len().max(1) as f64;
+    let mean = nonzero.iter().sum::<f64>() / count;
+    let var = nonzero.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / count;
+    RouteQuality {
+        gmin,
+        gmax,
+        mean,
+        sigma: var.sqrt(),
+    }
+}

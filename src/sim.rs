@@ -1,0 +1,458 @@
+//! The Monte Carlo engine: maps the pattern onto hosts run after run, walks every route
+//! through the forwarding tables and counts per-link congestion per level (spec §1, §6).
+//!
+//! Runs are independent: run i draws its randomness only from (seed, i), and every
+//! result is either an integer sum or stored per run, so the output does not depend on
+//! how rayon splits the runs over threads.
+
+use crate::fabric::Fabric;
+use crate::mapping::RankLayout;
+use crate::metric::{acc_band, MetricKind};
+use crate::pattern::{Levels, Pattern, PatternContext};
+use crate::routing::{check_routes, ForwardingTable, RouteCheck, Router, LANES};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
+
+/// Independent random streams derived from the user's seed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    /// Choosing the host subset (once per simulation).
+    Subset,
+    /// Run number i: its rank shuffle and random pattern levels.
+    Run(u64),
+}
+
+/// The generator for one stream: SplitMix64-style mixing of (seed, stream) into the
+/// 64-bit seed of a Xoshiro256++ (which expands it with SplitMix64 itself).
+pub fn stream_rng(seed: u64, stream: Stream) -> Xoshiro256PlusPlus {
+    let (tag, index) = match stream {
+        Stream::Subset => (1u64, 0u64),
+        Stream::Run(i) => (2u64, i),
+    };
+    let mixed = mix64(mix64(seed ^ tag.wrapping_mul(0xD6E8_FEB8_6659_FD93)).wrapping_add(index));
+    Xoshiro256PlusPlus::seed_from_u64(mixed)
+}
+
+/// The SplitMix64 finaliser.
+fn mix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// How the simulation runs; everything is validated by the caller.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimConfig {
+    /// Number of Monte Carlo runs (≥ 1).
+    pub runs: u64,
+    /// Seed of every random stream.
+    pub seed: u64,
+    /// Simulate only this level (`-l`), or all levels.
+    pub level: Option<usize>,
+    /// The metric to compute; decides which optional results are collected.
+    pub metric: MetricKind,
+    /// ORCS's dep_max_delay model and get_cable_cong counting (spec §11.1, §11.2).
+    pub orcs_compat: bool,
+    /// Pattern parameters (commsize, part commsize).
+    pub pattern_context: PatternContext,
+}
+
+/// What a simulation produced, run by run and in total.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SimOutcome {
+    /// Number of runs.
+    pub runs: u64,
+    /// `weight_hist[w]` = pairs of weight w over all pairs, levels and runs.
+    pub weight_hist: Vec<u64>,
+    /// Per run: mean of 1/weight over the run's pairs (NaN for a run without pairs).
+    pub acc_band: Vec<f64>,
+    /// Per run: sum over the simulated levels of the level's largest weight.
+    pub sum_max_cong: Vec<u64>,
+    /// Per run: pairs simulated.
+    pub pairs: Vec<u64>,
+    /// Per run, with dep_max_delay: the longest weighted dependency path.
+    pub dep_max_delay: Vec<u64>,
+    /// Per edge, with get_cable_cong: the summed route count (ORCS-inflated in compat).
+    pub cable: Vec<u64>,
+}
+
+impl SimOutcome {
+    /// Total pairs over all runs.
+    pub fn total_pairs(&self) -> u64 {
+        self.weight_hist.iter().sum()
+    }
+}
+
+/// One prepared simulation. Build it once, then [`Simulation::run`].
+pub struct Simulation<'a> {
+    router: Router<'a>,
+    /// Longest route (edges) between the layout's hosts: the slot size per pair.
+    max_route_len: usize,
+    num_edges: usize,
+    layout: &'a RankLayout,
+    pattern: &'a Pattern,
+    config: SimConfig,
+    /// Levels of a deterministic pattern, generated once.
+    fixed_levels: Option<Levels>,
+    /// dep_max_delay considers pairs with both ranks below this bound.
+    dep_rank_bound: u32,
+}
+
+/// Per-thread scratch space, reused across runs: nothing is allocated in the loop once
+/// the buffers have grown to size.
+struct Scratch {
+    ranks: Vec<u32>,
+    levels: Levels,
+    /// Per edge: routes of the current level using it (all 0 between levels).
+    load: Vec<u32>,
+    /// Edges of the current level's routes, pair i in `i * max_route_len..`.
+    route_edges: Vec<u32>,
+    /// Length of each pair's route.
+    route_lens: Vec<u32>,
+    /// Host pairs of the lanes being walked.
+    lane_pairs: Vec<(u32, u32)>,
+    /// Weights of the current level's pairs.
+    weights: Vec<u32>,
+    /// Weight histogram of the current run.
+    run_hist: Vec<u64>,
+    /// dep_max_delay: per rank, finish time of its receives in the previous level, and
+    /// in the current one.
+    prev_finish: Vec<u64>,
+    cur_finish: Vec<u64>,
+    /// dep_max_delay (compat): whether a rank already sent / received in this level.
+    sent: Vec<bool>,
+    received: Vec<bool>,
+}
+
+/// Totals of one chunk of runs.
+struct ChunkTotals {
+    weight_hist: Vec<u64>,
+    cable: Vec<u64>,
+}
+
+/// Values of one run.
+struct RunValues {
+    acc_band: f64,
+    sum_max_cong: u64,
+    pairs: u64,
+    dep_max_delay: u64,
+}
+
+impl<'a> Simulation<'a> {
+    /// Prepares a simulation of `pattern` on `fabric`/`table` with the ranks of `layout`.
+    ///
+    /// Every route between the layout's hosts is checked first (the engine walks routes
+    /// without checks); when any is broken, the check is returned as the error.
+    pub fn new(
+        fabric: &'a Fabric,
+        table: &'a ForwardingTable,
+        layout: &'a RankLayout,
+        pattern: &'a Pattern,
+        config: SimConfig,
+    ) -> Result<Self, Box<RouteCheck>> {
+        let check = check_routes(fabric, table, layout.hosts());
+        if !check.all_routed() {
+            return Err(Box::new(check));
+        }
+        let max_route_len = check.path_lengths.len().saturating_sub(1).max(1);
+        let fixed_levels = (!pattern.is_random()).then(|| {
+            let mut levels = Levels::new();
+            // Deterministic patterns ignore the generator.
+            let mut rng = stream_rng(config.seed, Stream::Subset);
+            pattern.generate(&config.pattern_context, &mut rng, &mut levels);
+            levels
+        });
+        let ctx = &config.pattern_context;
+        let dep_rank_bound = if config.orcs_compat
+            || matches!(pattern, crate::pattern::Pattern::PtrnVsPtrn { .. })
+        {
+            ctx.part_commsize
+        } else {
+            ctx.commsize
+        };
+        Ok(Simulation {
+            router: table.router(fabric),
+            max_route_len,
+            num_edges: fabric.num_edges(),
+            layout,
+            pattern,
+            config,
+            fixed_levels,
+            dep_rank_bound,
+        })
+    }
+
+    /// Performs every run in parallel on the current rayon pool, calling `progress` with
+    /// the number of runs finished after each chunk. The result is independent of the
+    /// number of threads.
+    pub fn run(&self, progress: &(dyn Fn(u64) + Sync)) -> SimOutcome {
+        let runs = self.config.runs;
+        let threads = rayon::current_num_threads() as u64;
+        let chunk = (runs / (threads * 16)).clamp(1, 1024);
+        let num_chunks = runs.div_ceil(chunk);
+        let cable_on = self.config.metric == MetricKind::GetCableCong;
+        let chunks: Vec<(Vec<RunValues>, ChunkTotals)> = (0..num_chunks)
+            .into_par_iter()
+            .map_init(
+                || self.new_scratch(),
+                |scratch, c| {
+                    let start = c * chunk;
+                    let end = (start + chunk).min(runs);
+                    let mut totals = ChunkTotals {
+                        weight_hist: Vec::new(),
+                        cable: if cable_on {
+                            vec![0; self.num_edges]
+                        } else {
+                            Vec::new()
+                        },
+                    };
+                    let values = (start..end)
+                        .map(|run| self.run_one(run, scratch, &mut totals))
+                        .collect();
+                    progress(end - start);
+                    (values, totals)
+                },
+            )
+            .collect();
+
+        let mut out = SimOutcome {
+            runs,
+            cable: if cable_on {
+                vec![0; self.num_edges]
+            } else {
+                Vec::new()
+            },
+            ..SimOutcome::default()
+        };
+        let want_delay = self.config.metric == MetricKind::DepMaxDelay;
+        for (values, totals) in chunks {
+            for v in values {
+                out.acc_band.push(v.acc_band);
+                out.sum_max_cong.push(v.sum_max_cong);
+                out.pairs.push(v.pairs);
+                if want_delay {
+                    out.dep_max_delay.push(v.dep_max_delay);
+                }
+            }
+            add_into(&mut out.weight_hist, &totals.weight_hist);
+            add_into(&mut out.cable, &totals.cable);
+        }
+        out
+    }
+
+    fn new_scratch(&self) -> Scratch {
+        let n = self.config.pattern_context.commsize as usize;
+        Scratch {
+            ranks: Vec::with_capacity(n),
+            levels: Levels::new(),
+            load: vec![0; self.num_edges],
+            route_edges: Vec::new(),
+            route_lens: Vec::new(),
+            lane_pairs: Vec::with_capacity(LANES),
+            weights: Vec::new(),
+            run_hist: Vec::new(),
+            prev_finish: vec![0; n],
+            cur_finish: vec![0; n],
+            sent: vec![false; n],
+            received: vec![false; n],
+        }
+    }
+
+    /// Rebuilds run `run`'s rank → host list and pattern levels exactly as the
+    /// simulation draws them (for `--printptrn` and `--printnamelist`).
+    pub fn materialize(&self, run: u64, ranks: &mut Vec<u32>, levels: &mut Levels) {
+        let mut rng = stream_rng(self.config.seed, Stream::Run(run));
+        self.layout.fill(&mut rng, ranks);
+        match &self.fixed_levels {
+            Some(fixed) => levels.clone_from(fixed),
+            None => self
+                .pattern
+                .generate(&self.config.pattern_context, &mut rng, levels),
+        }
+    }
+
+    /// The levels a run simulates: all of them, or the one chosen with `-l`.
+    pub fn simulated_levels(&self, levels: &Levels) -> std::ops::Range<usize> {
+        match self.config.level {
+            Some(l) => l.min(levels.num_levels())..(l + 1).min(levels.num_levels()),
+            None => 0..levels.num_levels(),
+        }
+    }
+
+    /// One Monte Carlo run: mapping, every level, the run's metric values. The random
+    /// draws must stay in step with [`Simulation::materialize`].
+    fn run_one(&self, run: u64, s: &mut Scratch, totals: &mut ChunkTotals) -> RunValues {
+        let mut rng = stream_rng(self.config.seed, Stream::Run(run));
+        self.layout.fill(&mut rng, &mut s.ranks);
+        // Moved out while the levels are read, so the rest of the scratch stays mutable.
+        let mut generated = std::mem::take(&mut s.levels);
+        let levels = match &self.fixed_levels {
+            Some(levels) => levels,
+            None => {
+                self.pattern
+                    .generate(&self.config.pattern_context, &mut rng, &mut generated);
+                &generated
+            }
+        };
+        s.run_hist.iter_mut().for_each(|c| *c = 0);
+        let want_delay = self.config.metric == MetricKind::DepMaxDelay;
+        if want_delay {
+            s.prev_finish.iter_mut().for_each(|f| *f = 0);
+        }
+        let mut sum_max = 0u64;
+        let mut delay = 0u64;
+        for l in self.simulated_levels(levels) {
+            let pairs = levels.level(l);
+            if pairs.is_empty() {
+                break; // ORCS stops at the first empty level.
+            }
+            let level_max = self.simulate_level(pairs, s, &mut totals.cable);
+            sum_max += level_max as u64;
+            if want_delay {
+                delay = delay.max(self.level_delay(pairs, s));
+            }
+        }
+        s.levels = generated;
+        add_into(&mut totals.weight_hist, &s.run_hist);
+        RunValues {
+            acc_band: acc_band(&s.run_hist).unwrap_or(f64::NAN),
+            sum_max_cong: sum_max,
+            pairs: s.run_hist.iter().sum(),
+            dep_max_delay: delay,
+        }
+    }
+
+    /// Routes one level's pairs, fills `s.weights` and the run histogram, and returns the
+    /// level's largest weight. O(pairs × hops).
+    fn simulate_level(&self, pairs: &[(u32, u32)], s: &mut Scratch, cable: &mut [u64]) -> u32 {
+        let Scratch {
+            ranks,
+            load,
+            route_edges,
+            route_lens,
+            lane_pairs,
+            weights,
+            run_hist,
+            ..
+        } = s;
+        let stride = self.max_route_len;
+        if route_edges.len() < pairs.len() * stride {
+            route_edges.resize(pairs.len() * stride, 0);
+        }
+        if route_lens.len() < pairs.len() {
+            route_lens.resize(pairs.len(), 0);
+        }
+        for (c, chunk) in pairs.chunks(LANES).enumerate() {
+            lane_pairs.clear();
+            lane_pairs.extend(
+                chunk
+                    .iter()
+                    .map(|&(src, dst)| (ranks[src as usize], ranks[dst as usize])),
+            );
+            let first = c * LANES;
+            self.router.walk_interleaved(
+                lane_pairs,
+                &mut route_edges[first * stride..],
+                stride,
+                &mut route_lens[first..],
+                |e| load[e as usize] += 1,
+            );
+        }
+        weights.clear();
+        let mut level_max = 0u32;
+        let m = pairs.len() as u64;
+        for i in 0..pairs.len() {
+            let route = &route_edges[i * stride..i * stride + route_lens[i] as usize];
+            let w = route.iter().map(|&e| load[e as usize]).max().unwrap_or(0);
+            weights.push(w);
+            level_max = level_max.max(w);
+            if run_hist.len() <= w as usize {
+                run_hist.resize(w as usize + 1, 0);
+            }
+            run_hist[w as usize] += 1;
+            if !cable.is_empty() {
+                // ORCS adds the whole level map after each pair, so the i-th of m pairs
+                // counts m − i times (0-based i) in compat mode.
+                let inc = if self.config.orcs_compat {
+                    m - i as u64
+                } else {
+                    1
+                };
+                for &e in route {
+                    cable[e as usize] += inc;
+                }
+            }
+        }
+        for i in 0..pairs.len() {
+            for &e in &route_edges[i * stride..i * stride + route_lens[i] as usize] {
+                load[e as usize] = 0;
+            }
+        }
+        level_max
+    }
+
+    /// dep_max_delay for one level, using the weights in `s.weights`; returns the largest
+    /// finish time reached in the level (spec §7.4, §11.2).
+    fn level_delay(&self, pairs: &[(u32, u32)], s: &mut Scratch) -> u64 {
+        let bound = self.dep_rank_bound;
+        let mut best = 0;
+        s.cur_finish.iter_mut().for_each(|f| *f = 0);
+        if self.config.orcs_compat {
+            s.sent.iter_mut().for_each(|f| *f = false);
+            s.received.iter_mut().for_each(|f| *f = false);
+        }
+        for (&(src, dst), &w) in pairs.iter().zip(&s.weights) {
+            if src >= bound || dst >= bound {
+                continue;
+            }
+            let (src, dst) = (src as usize, dst as usize);
+            let finish = if self.config.orcs_compat {
+                // ORCS: only a rank's first send links to the first receive of the
+                // previous level; only the first receive is remembered.
+                let start = if s.sent[src] { 0 } else { s.prev_finish[src] };
+                s.sent[src] = true;
+                let finish = start + w as u64;
+                if !s.received[dst] {
+                    s.received[dst] = true;
+                    s.cur_finish[dst] = finish;
+                }
+                finish
+            } else {
+                // Every send waits for every receive of the previous level.
+                let finish = s.prev_finish[src] + w as u64;
+                s.cur_finish[dst] = s.cur_finish[dst].max(finish);
+                finish
+            };
+            best = best.max(finish);
+        }
+        std::mem::swap(&mut s.prev_finish, &mut s.cur_finish);
+        best
+    }
+}
+
+/// `total += part`, growing `total` as needed.
+fn add_into(total: &mut Vec<u64>, part: &[u64]) {
+    if total.len() < part.len() {
+        total.resize(part.len(), 0);
+    }
+    for (t, p) in total.iter_mut().zip(part) {
+        *t += p;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::RngCore;
+
+    #[test]
+    fn streams_differ_and_repeat() {
+        let a = stream_rng(7, Stream::Run(0)).next_u64();
+        assert_eq!(a, stream_rng(7, Stream::Run(0)).next_u64());
+        assert_ne!(a, stream_rng(7, Stream::Run(1)).next_u64());
+        assert_ne!(a, stream_rng(8, Stream::Run(0)).next_u64());
+        assert_ne!(a, stream_rng(7, Stream::Subset).next_u64());
+    }
+}

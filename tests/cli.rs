@@ -1,0 +1,500 @@
+//! The command line: help texts, errors and exit codes, determinism, input handling.
+
+mod common;
+use common::*;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+#[test]
+fn every_flag_has_sentence_help_and_value_names() {
+    for sub in [&[][..], &["check"][..]] {
+        let mut args: Vec<&str> = sub.to_vec();
+        args.push("--help");
+        let run = orcs(&args).ok();
+        let text = &run.stdout;
+        let options = text.split("Options:").nth(1).expect("an Options section");
+        // Each option starts a line with "-x, --long" or "--long"; its help follows.
+        let mut current: Option<(String, String)> = None;
+        let mut entries = Vec::new();
+        for line in options.lines() {
+            let t = line.trim_start();
+            if t.starts_with('-') && line.starts_with("  ") && !line.starts_with("          ") {
+                if let Some(e) = current.take() {
+                    entries.push(e);
+                }
+                // Compact layout: "-x, --long <V>  Help text" on one line.
+                current = Some(match t.split_once("  ") {
+                    Some((head, help)) => (head.to_string(), format!("{} ", help.trim())),
+                    None => (t.to_string(), String::new()),
+                });
+            } else if let Some((_, help)) = current.as_mut() {
+                help.push_str(t);
+                help.push(' ');
+            }
+            if t.starts_with("Exit status") {
+                break;
+            }
+        }
+        entries.extend(current);
+        assert!(entries.len() >= 4, "too few options parsed\n{text}");
+        for (head, help) in entries {
+            let help = help.split("Exit status").next().unwrap().trim();
+            // Drop clap's trailing "[default: ..]" / "[alias: ..]" annotations.
+            let mut help = help;
+            while let Some(stripped) = help
+                .strip_suffix(']')
+                .and_then(|h| h.rsplit_once(" ["))
+                .map(|(h, _)| h.trim_end())
+            {
+                help = stripped;
+            }
+            assert!(
+                help.ends_with('.') || help.ends_with(')'),
+                "{head}: help must be a sentence: {help:?}\n{text}"
+            );
+            assert!(
+                help.chars().next().is_some_and(|c| c.is_uppercase()),
+                "{head}: help must start with a capital: {help:?}"
+            );
+            let takes_value = ![
+                "--help",
+                "--version",
+                "--do_not_shuffle",
+                "--printptrn",
+                "--printnamelist",
+                "--verbose",
+                "--getnumlevels",
+                "--checkinputfile",
+                "--routequal",
+                "--orcs-compat",
+                "--quiet",
+            ]
+            .iter()
+            .any(|f| head.contains(f));
+            if takes_value {
+                assert!(head.contains('<'), "{head}: needs a value name");
+            }
+        }
+    }
+}
+
+#[test]
+fn orcs_flag_spellings_still_work() {
+    // Long ORCS names, abbreviations, unambiguous value prefixes, v1 aliases.
+    let a = orcs(&[
+        "--input_file",
+        FT4,
+        "--ptrn",
+        "bisect",
+        "--num_runs",
+        "3",
+        "--metr",
+        "hist_a",
+        "--seed",
+        "2",
+    ])
+    .ok();
+    let b = orcs(&[
+        "-i",
+        FT4,
+        "-p",
+        "bisect",
+        "-n",
+        "3",
+        "--metric",
+        "hist_acc_band",
+        "--seed",
+        "2",
+    ])
+    .ok();
+    assert_eq!(a.stdout, b.stdout);
+    assert!(a.stdout.contains("Metric: hist_acc_band\n"));
+    let v1 = orcs(&[
+        "-i",
+        FT4,
+        "-p",
+        "4neighbor",
+        "-d",
+        "--subset",
+        "guid_order_asc",
+        "--seed",
+        "1",
+    ])
+    .ok();
+    let v2 = orcs(&[
+        "-i",
+        FT4,
+        "-p",
+        "neighbor",
+        "-a",
+        "4",
+        "-d",
+        "--subset",
+        "guid_order_asc",
+        "--seed",
+        "1",
+    ])
+    .ok();
+    assert_eq!(v1.metric_block(), v2.metric_block());
+    let f = orcs(&[
+        "-i",
+        FT4,
+        "-p",
+        "ptrnvsptrn",
+        "-f",
+        "bruck",
+        "-c",
+        "bisect",
+        "-z",
+        "8",
+        "-d",
+        "--subset",
+        "guid_order_asc",
+        "--seed",
+        "1",
+    ])
+    .ok();
+    let a = orcs(&[
+        "-i",
+        FT4,
+        "-p",
+        "ptrnvsptrn",
+        "-a",
+        "bruck::bisect",
+        "-z",
+        "8",
+        "-d",
+        "--subset",
+        "guid_order_asc",
+        "--seed",
+        "1",
+    ])
+    .ok();
+    assert_eq!(f.metric_block(), a.metric_block());
+}
+
+#[test]
+fn header_follows_orcs() {
+    let run = orcs(&[
+        "-i",
+        FT8,
+        "-p",
+        "bisect",
+        "-n",
+        "2",
+        "--metric",
+        "hist_acc_band",
+        "--seed",
+        "77",
+    ])
+    .ok();
+    let expected_start = "Input File: topologies/ft8-3.ftree.dot.gz\nOutput File: -\nPattern: bisect\nCommsize: 512\nPart_commsize: 2\nSubset: rand\nPart_subset: none\nLevel: -1\nRuns: 2\nMetric: hist_acc_band\nShuffling namelists: Yes\nSeed: 77\n\n      Number of hosts in the subset: 512\n   Number of hosts in the inputfile: 512\nNumber of switches in the inputfile: 192\n   Number of edges in the inputfile: 3072\n\nHistogramm bin width: 0.050000\n";
+    assert!(run.stdout.starts_with(expected_start), "{}", run.describe());
+}
+
+#[test]
+fn same_seed_same_bytes_for_any_thread_count() {
+    for extra in [
+        &["-p", "bisect", "--metric", "hist_acc_band"][..],
+        &["-p", "rand", "--format", "json"][..],
+        &["-p", "bruck", "--metric", "get_cable_cong"][..],
+    ] {
+        let mut outputs = Vec::new();
+        for threads in ["1", "2", "3"] {
+            let mut args = vec!["-i", FT8, "-n", "37", "--seed", "123", "-j", threads];
+            args.extend_from_slice(extra);
+            outputs.push(orcs(&args).ok().stdout);
+        }
+        assert_eq!(outputs[0], outputs[1], "{extra:?}");
+        assert_eq!(outputs[0], outputs[2], "{extra:?}");
+    }
+    // A different seed gives different results.
+    let a = orcs(&["-i", FT8, "-n", "20", "--seed", "1", "--format", "json"]).ok();
+    let b = orcs(&["-i", FT8, "-n", "20", "--seed", "2", "--format", "json"]).ok();
+    assert_ne!(a.stdout, b.stdout);
+}
+
+#[test]
+fn without_seed_one_is_chosen_and_printed() {
+    let run = orcs(&["-i", FT4, "-n", "5"]).ok();
+    let seed_line = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("Seed: "))
+        .expect("seed in header");
+    let seed = seed_line.trim_start_matches("Seed: ");
+    assert!(
+        run.stderr.contains(&format!("--seed {seed}")),
+        "{}",
+        run.describe()
+    );
+    let again = orcs(&["-i", FT4, "-n", "5", "--seed", seed]).ok();
+    assert_eq!(run.stdout, again.stdout);
+}
+
+#[test]
+fn bad_input_names_file_and_line() {
+    orcs(&["-i", "tests/fixtures/syntax-error.dot"])
+        .fails_with(1, &["tests/fixtures/syntax-error.dot:4:"]);
+    orcs(&["-i", "tests/fixtures/no-uplink.dot"])
+        .fails_with(1, &["no-uplink.dot:", "host H3 has no uplink"]);
+    orcs(&["-i", "tests/fixtures/no-routing.dot"])
+        .fails_with(1, &["no-routing.dot", "no edge has a `comment` attribute"]);
+    orcs(&["-i", "tests/fixtures/ambiguous.dot"]).fails_with(
+        1,
+        &[
+            "ambiguous.dot:",
+            "node SA has two out-edges for destination H2",
+            "SA -> SB",
+            "SA -> H1",
+        ],
+    );
+    orcs(&[
+        "-i",
+        "tests/fixtures/dead-end.dot",
+        "-n",
+        "3",
+        "--seed",
+        "1",
+    ])
+    .fails_with(
+        1,
+        &[
+            "not routed",
+            "no route from",
+            "to H3: node SA has no out-edge",
+        ],
+    );
+    orcs(&["-i", "tests/fixtures/loop.dot", "-n", "3", "--seed", "1"])
+        .fails_with(1, &["routing loop from", "SA -> SB -> SA"]);
+    orcs(&["-i", "tests/fixtures/does-not-exist.dot"])
+        .fails_with(1, &["does-not-exist.dot: cannot read"]);
+}
+
+#[test]
+fn ambiguous_routes_take_the_first_edge_in_compat_mode() {
+    // SA lists H2 on SA->SB (id 0) and on SA->H1 (id 2): ORCS takes the first, SA->SB.
+    let run = orcs(&[
+        "-i",
+        "tests/fixtures/ambiguous.dot",
+        "--orcs-compat",
+        "-d",
+        "--subset",
+        "guid_order_asc",
+        "-p",
+        "bruck",
+        "--seed",
+        "1",
+    ])
+    .ok();
+    let two = orcs(&[
+        "-i",
+        TWO,
+        "-d",
+        "--subset",
+        "guid_order_asc",
+        "-p",
+        "bruck",
+        "--seed",
+        "1",
+    ])
+    .ok();
+    assert_eq!(run.metric_block(), two.metric_block());
+    assert!(
+        run.stderr.contains("several matching out-edges"),
+        "{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn bad_flags_exit_1_with_the_flag_named() {
+    orcs(&["-i", FT4, "-s", "3"]).fails_with(1, &["-s/--commsize must be between 4 and 16"]);
+    orcs(&["-i", FT4, "-s", "17"]).fails_with(1, &["-s/--commsize"]);
+    orcs(&["-i", FT4, "-z", "16"]).fails_with(1, &["-z/--part_commsize must be between 2 and 15"]);
+    orcs(&["-i", FT4, "-n", "0"]).fails_with(1, &["--num_runs must be at least 1"]);
+    orcs(&["-i", FT4, "-p", "bis"]).fails_with(1, &["bis"]);
+    orcs(&["-i", FT4, "-p", "bruck", "-l", "4"]).fails_with(
+        1,
+        &["-l/--ptrn_level 4 does not exist", "has 4 levels (0..3)"],
+    );
+    orcs(&["-i", FT4, "-l", "0"]).fails_with(1, &["--ptrn"]);
+    orcs(&["-i", FT4, "-p", "bisect", "-a", "3"]).fails_with(1, &["bisect"]);
+    orcs(&["-i", FT4, "-p", "neighbor"]).fails_with(1, &["neighbor"]);
+    orcs(&["-i", FT4, "-p", "null"]).fails_with(1, &["no traffic"]);
+    orcs(&["-i", FT4, "--part_subset", "rand"]).fails_with(
+        1,
+        &["--part_subset can only be used with the ptrnvsptrn pattern"],
+    );
+    orcs(&[
+        "-i",
+        FT4,
+        "--metric",
+        "dep_max_delay",
+        "-p",
+        "bruck",
+        "-l",
+        "1",
+    ])
+    .fails_with(1, &["--ptrn_level cannot be combined"]);
+    orcs(&["-i", FT4, "-n", "2", "-n", "3"]).fails_with(1, &["--num_runs"]);
+    orcs(&["-i", FT4, "--metric", "hist"]).fails_with(1, &["ambiguous value 'hist' for --metric"]);
+    orcs(&["-i", FT4, "-o", "/nonexistent-dir/out.txt"])
+        .fails_with(1, &["cannot create output file '/nonexistent-dir/out.txt'"]);
+    orcs(&["--no-such-flag"]).fails_with(1, &["--no-such-flag"]);
+}
+
+#[test]
+fn output_file_gets_echo_and_metric() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.txt");
+    let p = path.to_str().unwrap();
+    let run = orcs(&[
+        "-i", FT4, "-p", "bisect", "-n", "10", "--seed", "3", "-o", p,
+    ])
+    .ok();
+    let file = std::fs::read_to_string(&path).unwrap();
+    assert!(file.starts_with("Input File: topologies/ft4-2.ftree.dot\n"));
+    assert!(file.contains("Seed: 3\n\nweight 1:"), "{file}");
+    assert!(!run.stdout.contains("weight 1:"));
+    assert!(run
+        .stdout
+        .contains("   Number of edges in the inputfile: 64\n"));
+}
+
+#[test]
+fn gzip_and_stdin_inputs() {
+    let plain = orcs(&["-i", FT4, "-p", "bruck", "-n", "5", "--seed", "8", "-q"]).ok();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_orcs"))
+        .args(["-p", "bruck", "-n", "5", "--seed", "8", "-q"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let text = std::fs::read(repo(FT4)).unwrap();
+    child.stdin.take().unwrap().write_all(&text).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let stdin_out = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        stdin_out.replace("Input File: -", "Input File: topologies/ft4-2.ftree.dot"),
+        plain.stdout
+    );
+    // The same fabric compressed, with a name that does not say so.
+    let dir = tempfile::tempdir().unwrap();
+    let gz = dir.path().join("fabric.dot");
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(&text).unwrap();
+    std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+    let zipped = orcs(&[
+        "-i",
+        gz.to_str().unwrap(),
+        "-p",
+        "bruck",
+        "-n",
+        "5",
+        "--seed",
+        "8",
+        "-q",
+    ])
+    .ok();
+    assert_eq!(zipped.metric_block(), plain.metric_block());
+}
+
+#[test]
+fn broken_pipe_is_not_an_error() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_orcs"))
+        .args([
+            "-i",
+            FT8,
+            "-p",
+            "bruck",
+            "-n",
+            "3",
+            "--printptrn",
+            "--seed",
+            "1",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn check_reports_routes() {
+    let run = orcs(&["check", "-i", TWO]).ok();
+    assert!(
+        run.stdout.contains("All 12 ordered host pairs are routed"),
+        "{}",
+        run.describe()
+    );
+    // 4 pairs on one switch (2 edges), 8 across the cable (3 edges).
+    assert!(
+        run.stdout.contains("    2 edges: 4 pairs (33.33%)\n"),
+        "{}",
+        run.describe()
+    );
+    assert!(run.stdout.contains("    3 edges: 8 pairs (66.67%)\n"));
+    // The cable carries 4 pairs each way; each host link 3.
+    assert!(
+        run.stdout
+            .contains("min 3, mean 3.20, max 4 over 10 links; 0 links carry no route"),
+        "{}",
+        run.describe()
+    );
+    let alias = orcs(&["-i", TWO, "--checkinputfile"]).ok();
+    assert_eq!(alias.stdout, run.stdout);
+    let broken = orcs(&["check", "-i", "tests/fixtures/dead-end.dot"]);
+    assert_eq!(broken.status, Some(2), "{}", broken.describe());
+    assert!(
+        broken.stdout.contains(
+            "Broken routes: 2 of 12 ordered host pairs (2 unreachable, 0 in routing loops)"
+        ),
+        "{}",
+        broken.describe()
+    );
+    let looping = orcs(&["check", "-i", "tests/fixtures/loop.dot"]);
+    assert_eq!(looping.status, Some(2));
+    assert!(
+        looping.stdout.contains("in routing loops"),
+        "{}",
+        looping.describe()
+    );
+}
+
+#[test]
+fn printptrn_lists_pairs_with_hosts() {
+    let run = orcs(&[
+        "-i",
+        TWO,
+        "-p",
+        "bisect",
+        "-d",
+        "--subset",
+        "guid_order_asc",
+        "--printptrn",
+        "--seed",
+        "1",
+    ])
+    .ok();
+    assert!(run.stdout.contains("\nUsed Pattern:\n=================\n    1 -> 0       |   H1 -> H0\n    3 -> 2       |   H3 -> H2\n=================\n"), "{}", run.describe());
+}
+
+#[test]
+fn getnumlevels() {
+    let run = orcs(&["-i", FT8, "-p", "bruck", "-g"]).ok();
+    assert_eq!(
+        run.stdout,
+        "The given input configuration would result in a 9-level simulation.\n"
+    );
+}
