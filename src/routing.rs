@@ -129,7 +129,7 @@ impl Router<'_> {
 }
 
 /// How many routes [`Router::walk_interleaved`] advances together.
-pub const LANES: usize = 8;
+pub const LANES: usize = 16;
 
 impl Router<'_> {
     /// Walks up to [`LANES`] routes (host pairs) in lockstep, one hop of each per step, so

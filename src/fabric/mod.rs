@@ -103,8 +103,7 @@ impl fmt::Display for EdgeLabel<'_> {
         write!(
             f,
             "{} -> {}",
-            fab.node_names[fab.edge_tail[e] as usize],
-            fab.node_names[fab.edge_head[e] as usize]
+            fab.node_names[fab.edge_tail[e] as usize], fab.node_names[fab.edge_head[e] as usize]
         )?;
         if let Some(key) = &fab.edge_keys[e] {
             write!(f, " [key={key}]")?;
