@@ -7,6 +7,7 @@ use orcs::fabric::{load_routed_fabric, LoadOptions, LoadedFabric};
 use orcs::mapping::{LayoutSpec, RankLayout, SubsetMethod};
 use orcs::metric::MetricKind;
 use orcs::pattern::{Pattern, PatternContext};
+use orcs::routing::check_routes;
 use orcs::sim::{stream_rng, SimConfig, Simulation, Stream};
 use std::path::Path;
 use std::time::Duration;
@@ -34,20 +35,23 @@ fn load(path: &str) -> LoadedFabric {
     load_routed_fabric(path, LoadOptions::default()).expect("fabric loads")
 }
 
-/// Runs `runs` Monte Carlo runs of `pattern` with a random mapping on all hosts.
-fn simulate(loaded: &LoadedFabric, pattern: &Pattern, runs: u64) -> f64 {
+/// A layout of all hosts (rounded down to even), randomly mapped per run.
+fn layout_of(loaded: &LoadedFabric) -> RankLayout {
     let fabric = &loaded.fabric;
-    let n = fabric.num_hosts() - fabric.num_hosts() % 2;
     let spec = LayoutSpec {
-        commsize: n,
+        commsize: fabric.num_hosts() - fabric.num_hosts() % 2,
         subset: SubsetMethod::Rand,
         part: None,
         ordering: Vec::new(),
         shuffle: true,
     };
-    let (layout, _) =
-        RankLayout::build(fabric, &spec, &mut stream_rng(1, Stream::Subset)).expect("layout");
-    let config = SimConfig {
+    RankLayout::build(fabric, &spec, &mut stream_rng(1, Stream::Subset))
+        .expect("layout")
+        .0
+}
+
+fn config(n: usize, runs: u64) -> SimConfig {
+    SimConfig {
         runs,
         seed: 1,
         level: None,
@@ -58,12 +62,11 @@ fn simulate(loaded: &LoadedFabric, pattern: &Pattern, runs: u64) -> f64 {
             part_commsize: 2,
             orcs_compat: false,
         },
-    };
-    let sim = Simulation::new(fabric, &loaded.table, &layout, pattern, config)
-        .unwrap_or_else(|_| panic!("routes are valid"));
-    sim.run(&|_| {}).acc_band[0]
+    }
 }
 
+/// Per-run cost: the simulation is prepared (and its routes checked) once; each
+/// iteration performs `runs` Monte Carlo runs on one thread.
 fn bench_runs(c: &mut Criterion) {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
@@ -74,19 +77,41 @@ fn bench_runs(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(5));
     for (name, path) in fabrics() {
         let loaded = load(&path);
+        let layout = layout_of(&loaded);
         for pattern in ["bisect", "bruck"] {
             let p = Pattern::parse(pattern, None).expect("pattern");
-            // Enough runs per iteration that per-call overhead (route check) is amortised.
             let runs = match (name, pattern) {
                 ("ft8-3", "bisect") => 2000,
                 ("ft8-3", _) | ("ft12-3", "bisect") => 100,
                 _ => 10,
             };
+            let sim = Simulation::new(
+                &loaded.fabric,
+                &loaded.table,
+                &layout,
+                &p,
+                config(layout.hosts().len(), runs),
+            )
+            .unwrap_or_else(|_| panic!("routes are valid"));
             group.throughput(Throughput::Elements(runs));
-            group.bench_with_input(BenchmarkId::new(pattern, name), &runs, |b, &runs| {
-                b.iter(|| pool.install(|| simulate(&loaded, &p, runs)))
+            group.bench_function(BenchmarkId::new(pattern, name), |b| {
+                b.iter(|| pool.install(|| sim.run(&|_| {}).acc_band[0]))
             });
         }
+    }
+    group.finish();
+}
+
+/// Checking every route between all hosts (done once before a simulation).
+fn bench_check(c: &mut Criterion) {
+    let mut group = c.benchmark_group("check");
+    group.sample_size(10);
+    for (name, path) in fabrics() {
+        let loaded = load(&path);
+        let hosts: Vec<u32> = (0..loaded.fabric.num_hosts() as u32).collect();
+        group.bench_function(name, |b| {
+            b.iter(|| check_routes(&loaded.fabric, &loaded.table, &hosts).pairs_checked)
+        });
     }
     group.finish();
 }
@@ -100,5 +125,5 @@ fn bench_load(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_runs, bench_load);
+criterion_group!(benches, bench_runs, bench_check, bench_load);
 criterion_main!(benches);

@@ -27,7 +27,7 @@ use orcs::pattern::{Pattern, PatternError, PatternKind};
 )]
 pub struct Cli {
     /// Print this help and exit.
-    #[arg(verbatim_doc_comment, short = 'h', long = "help", action = ArgAction::Help, global = true)]
+    #[arg(verbatim_doc_comment, short = 'h', long = "help", alias = "full-help", action = ArgAction::Help, global = true)]
     help: Option<bool>,
     /// Print the version and exit.
     #[arg(verbatim_doc_comment, short = 'V', long = "version", action = ArgAction::Version)]
@@ -68,6 +68,19 @@ pub struct CheckArgs {
     /// Number of worker threads (default: all cores).
     #[arg(verbatim_doc_comment, short = 'j', long = "threads", value_name = "N")]
     pub threads: Option<usize>,
+}
+
+/// Parses a decimal integer. ORCS read `010` as octal 8 and `0x10` as 16; orcs reads
+/// decimal only and refuses those spellings rather than silently reading another number.
+fn decimal(text: &str) -> Result<i64, String> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    if digits.len() > 1 && digits.starts_with('0') {
+        return Err(format!(
+            "'{text}' has a leading zero; orcs reads integers as decimal only (ORCS read it as octal or hexadecimal), so write the decimal value"
+        ));
+    }
+    text.parse::<i64>()
+        .map_err(|_| format!("'{text}' is not a decimal integer"))
 }
 
 /// Flags of a simulation (the default command).
@@ -133,19 +146,22 @@ pub struct SimArgs {
         short = 's',
         long = "commsize",
         value_name = "N",
-        default_value_t = 0
+        default_value = "0",
+        allow_negative_numbers = true,
+        value_parser = decimal
     )]
-    pub commsize: u64,
-    /// Size of the first communicator of ptrnvsptrn, and the rank bound of dep_max_delay under --orcs-compat.
+    pub commsize: i64,
+    /// Size of the first communicator of ptrnvsptrn, and the rank bound of dep_max_delay under --orcs-compat (default 2).
     #[arg(
         verbatim_doc_comment,
         short = 'z',
         long = "part_commsize",
         visible_alias = "part-commsize",
         value_name = "N",
-        default_value_t = 2
+        allow_negative_numbers = true,
+        value_parser = decimal
     )]
-    pub part_commsize: u64,
+    pub part_commsize: Option<i64>,
     /// Number of Monte Carlo runs, each with a fresh random rank-to-host mapping.
     #[arg(
         verbatim_doc_comment,
@@ -153,12 +169,13 @@ pub struct SimArgs {
         long = "num_runs",
         visible_alias = "num-runs",
         value_name = "N",
-        default_value_t = 1,
-        allow_negative_numbers = true
+        default_value = "1",
+        allow_negative_numbers = true,
+        value_parser = decimal
     )]
     pub num_runs: i64,
     /// Simulate only this pattern level (default -1 = all levels).
-    #[arg(verbatim_doc_comment, short = 'l', long = "ptrn_level", visible_alias = "ptrn-level", value_name = "LEVEL", default_value_t = -1, allow_negative_numbers = true, requires = "ptrn")]
+    #[arg(verbatim_doc_comment, short = 'l', long = "ptrn_level", visible_alias = "ptrn-level", value_name = "LEVEL", default_value = "-1", allow_negative_numbers = true, requires = "ptrn", value_parser = decimal)]
     pub ptrn_level: i64,
     /// How the hosts of the communicator are chosen once: rand, linear_bfs, guid_order_asc or guid_order_desc.
     #[arg(
@@ -216,7 +233,7 @@ pub struct SimArgs {
     /// Check the routing of the input file and exit (same as `orcs check`).
     #[arg(verbatim_doc_comment, long = "checkinputfile")]
     pub checkinputfile: bool,
-    /// Print ORCS's route quality figures (all-to-all load on inner links) and exit.
+    /// Check the routing like `orcs check`, add ORCS's route quality figures (all-to-all load on inner links) and exit.
     #[arg(verbatim_doc_comment, long = "routequal")]
     pub routequal: bool,
     /// Seed of all random choices; the same seed gives byte-identical output with any thread count (default: a random seed, which is printed).
@@ -236,7 +253,7 @@ pub struct SimArgs {
     /// Reproduce the original ORCS where orcs deliberately differs (inflated get_cable_cong counts, dep_max_delay model, ORCS 2 rand pattern, first-match next hops).
     #[arg(verbatim_doc_comment, long = "orcs-compat")]
     pub orcs_compat: bool,
-    /// Print no summary, warnings or progress on standard error.
+    /// Print no summary, notices, warnings or progress on standard error (a seed chosen by orcs and runs without traffic are still reported).
     #[arg(verbatim_doc_comment, short = 'q', long = "quiet")]
     pub quiet: bool,
 }
@@ -273,6 +290,10 @@ pub struct SimPlan {
     pub pattern: Pattern,
     pub commsize: u64,
     pub part_commsize: u64,
+    /// Whether -z was given (it has no effect on dep_max_delay outside compat mode).
+    pub part_commsize_given: bool,
+    /// The `Pattern:` header lines, with the -a text as the user wrote it.
+    pub pattern_lines: Vec<String>,
     pub runs: u64,
     pub level: Option<usize>,
     pub subset: SubsetMethod,
@@ -295,7 +316,6 @@ pub struct SimPlan {
 pub struct CheckPlan {
     pub input_file: String,
     pub routequal: bool,
-    pub routequal_only: bool,
     pub orcs_compat: bool,
     pub threads: Option<usize>,
 }
@@ -339,7 +359,6 @@ impl Cli {
             return Ok(Plan::Check(CheckPlan {
                 input_file: c.input_file,
                 routequal: c.routequal,
-                routequal_only: false,
                 orcs_compat: c.orcs_compat,
                 threads: c.threads,
             }));
@@ -349,7 +368,6 @@ impl Cli {
             return Ok(Plan::Check(CheckPlan {
                 input_file: a.input_file,
                 routequal: a.routequal,
-                routequal_only: a.routequal && !a.checkinputfile,
                 orcs_compat: a.orcs_compat,
                 threads: a.threads,
             }));
@@ -401,10 +419,15 @@ impl Cli {
         if level.is_some() && metric == MetricKind::DepMaxDelay {
             bail!("--ptrn_level cannot be combined with --metric dep_max_delay (it evaluates the dependencies between all levels)");
         }
-        if pattern.kind() == PatternKind::Null && metric != MetricKind::SumMaxCong {
+        if a.commsize < 0 {
             bail!(
-                "--ptrn null has no traffic, so --metric {metric} has nothing to measure (use sum_max_cong)"
+                "-s/--commsize must be 0 (all hosts) or a host count, got {}",
+                a.commsize
             );
+        }
+        let part_commsize = a.part_commsize.unwrap_or(2);
+        if part_commsize < 0 {
+            bail!("-z/--part_commsize must be positive, got {part_commsize}");
         }
         let format = match resolve("--format", &a.format, &["text", "json", "csv"])? {
             "json" => Format::Json,
@@ -414,18 +437,25 @@ impl Cli {
         if a.threads == Some(0) {
             bail!("--threads must be at least 1");
         }
+        if (a.printptrn || a.printnamelist) && format != Format::Text {
+            bail!("--printptrn and --printnamelist print text; they cannot be combined with --format json or csv");
+        }
+        let pattern_lines = header_lines(&pattern, a.ptrnarg.as_deref());
         let plan = SimPlan {
             input_file: a.input_file,
             output_file: a.output_file,
             pattern,
-            commsize: a.commsize,
-            part_commsize: a.part_commsize,
+            commsize: a.commsize as u64,
+            part_commsize: part_commsize as u64,
+            part_commsize_given: a.part_commsize.is_some(),
+            pattern_lines,
             runs: a.num_runs as u64,
             level,
             subset,
             part_subset,
             metric,
-            node_ordering_file: a.node_ordering_file,
+            // "-" is ORCS's spelling of "no file".
+            node_ordering_file: a.node_ordering_file.filter(|f| f != "-"),
             shuffle: !a.do_not_shuffle,
             printptrn: a.printptrn,
             printnamelist: a.printnamelist,
@@ -441,6 +471,29 @@ impl Cli {
         } else {
             Plan::Simulate(Box::new(plan))
         })
+    }
+}
+
+/// The header's `Pattern:` lines (spec §9.1) with the -a text as the user wrote it, as
+/// ORCS prints it (the parsed pattern would print a normalised form).
+fn header_lines(pattern: &Pattern, raw_arg: Option<&str>) -> Vec<String> {
+    let Some(raw) = raw_arg else {
+        return pattern.header_lines();
+    };
+    match pattern {
+        Pattern::PtrnVsPtrn { first, second } => {
+            let (raw1, raw2) = raw.split_once("::").unwrap_or((raw, ""));
+            let part = |p: &Pattern, text: &str| match text.split_once(':') {
+                Some((_, arg)) => format!("{},{arg}", p.name()),
+                None => p.name().to_string(),
+            };
+            vec![
+                format!("Pattern: {}", pattern.name()),
+                format!("    First Pattern: {}", part(first, raw1)),
+                format!("   Second Pattern: {}", part(second, raw2)),
+            ]
+        }
+        _ => vec![format!("Pattern: {},{raw}", pattern.name())],
     }
 }
 

@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use orcs::fabric::{load_routed_fabric, LoadOptions, LoadedFabric};
 use orcs::mapping::{parse_node_ordering, LayoutSpec, RankLayout};
 use orcs::metric::MetricKind;
-use orcs::pattern::{Levels, PatternContext};
+use orcs::pattern::{Levels, PatternContext, PatternKind};
 use orcs::report::{self, RunInfo, Summaries};
 use orcs::routing::{check_routes, route_quality};
 
@@ -86,18 +86,17 @@ fn run_check(plan: CheckPlan) -> Result<ExitCode> {
     let all_hosts: Vec<u32> = (0..fabric.num_hosts() as u32).collect();
     let check = check_routes(&fabric, &table, &all_hosts);
     let mut out = io::stdout().lock();
-    if !plan.routequal_only {
-        write!(
-            out,
-            "{}",
-            orcs::report::check_text(&plan.input_file, &fabric, &check)
-        )?;
-    }
+    write!(
+        out,
+        "{}",
+        report::check_text(&plan.input_file, &fabric, &check)
+    )?;
     if plan.routequal {
         if !check.all_routed() {
             bail!("--routequal needs every host pair routed; run `orcs check` for the list");
         }
         let q = route_quality(&fabric, &table, &all_hosts);
+        writeln!(out)?;
         writeln!(out, "gmin: {}, gmax: {}", q.gmin, q.gmax)?;
         writeln!(out, "E: {:.2}, sigma: {:.2}", q.mean as f32, q.sigma as f32)?;
     }
@@ -157,41 +156,69 @@ enum Target {
     File(BufWriter<File>),
 }
 
+/// Opens `-o` (after every check, so a failed run leaves an existing file alone, but
+/// before the simulation, so a bad path fails before a long run). Refuses the input file.
+fn open_target(plan: &SimPlan) -> Result<Target> {
+    let path = plan.output_file.as_str();
+    if path == "-" {
+        return Ok(Target::Stdout);
+    }
+    let same = |a: &str, b: &str| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    };
+    if plan.input_file != "-" && same(path, &plan.input_file) {
+        bail!("-o/--output_file '{path}' is the input file; choose another name");
+    }
+    let file = File::create(path).with_context(|| format!("cannot create output file '{path}'"))?;
+    Ok(Target::File(BufWriter::new(file)))
+}
+
+/// The host name for ORCS's "Unique hosts participating" header line.
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "localhost".to_string())
+}
+
 fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
     init_threads(plan.threads)?;
-    // Open the output first so a bad path fails before a long run.
-    let mut target = match plan.output_file.as_str() {
-        "-" => Target::Stdout,
-        path => Target::File(BufWriter::new(
-            File::create(path).with_context(|| format!("cannot create output file '{path}'"))?,
-        )),
-    };
     let loaded = load(&plan.input_file, plan.orcs_compat, plan.quiet)?;
     let (fabric, table) = (&loaded.fabric, &loaded.table);
     let ctx = resolve_sizes(plan, fabric.num_hosts())?;
+    let num_levels = plan.pattern.num_levels(&ctx);
+    check_pattern_fits(plan, &ctx, num_levels)?;
     if !plan.quiet {
         for notice in plan.pattern.notices(&ctx) {
             eprintln!("orcs: {notice}");
         }
-    }
-    let num_levels = plan.pattern.num_levels(&ctx);
-    if let Some(l) = plan.level {
-        if l >= num_levels {
-            bail!(
-                "-l/--ptrn_level {l} does not exist: pattern {} with commsize {} has {num_levels} levels (0..{})",
-                plan.pattern.kind().name(),
-                ctx.commsize,
-                num_levels.saturating_sub(1)
+        let ordinary = plan.pattern.kind() != PatternKind::PtrnVsPtrn;
+        if plan.metric == MetricKind::DepMaxDelay
+            && ordinary
+            && plan.part_commsize_given
+            && !plan.orcs_compat
+        {
+            eprintln!(
+                "orcs: warning: -z does not restrict dep_max_delay for {}: all ranks count (ORCS's model, ranks below -z only, needs --orcs-compat)",
+                plan.pattern.name()
             );
         }
+    }
+    let cable_dot_on_stdout = plan.metric == MetricKind::GetCableCong
+        && plan.output_file == "-"
+        && plan.format == Format::Text;
+    if cable_dot_on_stdout && !plan.orcs_compat && (plan.printptrn || plan.printnamelist) {
+        bail!("--printptrn and --printnamelist cannot be mixed into the get_cable_cong dot graph on standard output; add -o FILE for the metric");
     }
     let seed = match plan.seed {
         Some(seed) => seed,
         None => {
+            // Shown even with -q: without it the run cannot be reproduced.
             let seed = rand::random::<u64>();
-            if !plan.quiet {
-                eprintln!("orcs: using --seed {seed}");
-            }
+            eprintln!("orcs: using --seed {seed}");
             seed
         }
     };
@@ -252,16 +279,31 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
         }
         anyhow::anyhow!(msg)
     })?;
+    let mut target = open_target(plan)?;
     let bar = progress_bar(plan.runs, plan.quiet);
     let started = Instant::now();
     let outcome = sim.run(&|done| bar.inc(done));
     bar.finish_and_clear();
     let elapsed = started.elapsed();
+    let empty_runs = outcome.pairs.iter().filter(|&&p| p == 0).count();
+    if empty_runs as u64 == plan.runs && needs_traffic(plan.metric) {
+        bail!(
+            "no run produced any traffic, so --metric {} has nothing to measure",
+            plan.metric
+        );
+    }
+    if empty_runs > 0 {
+        // Shown even with -q: such runs are missing from the per-run statistics.
+        eprintln!(
+            "orcs: warning: {empty_runs} of {} runs had no traffic (every sender idle); they are left out of the per-run statistics",
+            plan.runs
+        );
+    }
 
     let info = RunInfo {
         input_file: plan.input_file.clone(),
         output_file: plan.output_file.clone(),
-        pattern_lines: plan.pattern.header_lines(),
+        pattern_lines: plan.pattern_lines.clone(),
         pattern: plan.pattern.kind().name().to_string(),
         commsize: ctx.commsize as usize,
         part_commsize: ctx.part_commsize as usize,
@@ -276,6 +318,7 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
         fabric_hosts: fabric.num_hosts(),
         fabric_switches: fabric.num_switches(),
         fabric_edges: fabric.num_edges(),
+        orcs_compat: plan.orcs_compat,
     };
 
     let stdout = io::stdout();
@@ -293,36 +336,29 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
             }
         }
         Format::Text => {
-            let cable_dot = plan.metric == MetricKind::GetCableCong;
-            // A plain dot map on standard output must not be mixed with the header.
-            let pure_dot_on_stdout =
-                cable_dot && !plan.orcs_compat && matches!(target, Target::Stdout);
-            if !pure_dot_on_stdout {
+            // The plain dot map on standard output is not mixed with the header (ORCS
+            // printed the header before it; compat keeps that).
+            if !cable_dot_on_stdout || plan.orcs_compat {
+                if plan.orcs_compat {
+                    write!(
+                        out,
+                        "Total MPI threads participating in the simulation: '1'\nUnique hosts participating:\n    {}\n\n",
+                        host_name()
+                    )?;
+                }
                 out.write_all(report::header(&info).as_bytes())?;
                 if plan.printptrn || plan.printnamelist {
                     print_runs(&mut out, plan, &sim, fabric)?;
                 }
             }
             match &mut target {
-                Target::Stdout => {
-                    if cable_dot {
-                        report::write_cable_dot(&mut out, fabric, table, &outcome.cable)?;
-                    } else {
-                        out.write_all(metric_text(plan.metric, &outcome).as_bytes())?;
-                    }
+                Target::Stdout if plan.metric == MetricKind::GetCableCong => {
+                    report::write_cable_dot(&mut out, fabric, &outcome.cable)?;
                 }
+                Target::Stdout => out.write_all(metric_text(plan.metric, &outcome).as_bytes())?,
                 Target::File(f) => {
-                    if cable_dot && !plan.orcs_compat {
-                        report::write_cable_dot(f, fabric, table, &outcome.cable)?;
-                    } else {
-                        f.write_all(report::echo_block(&info).as_bytes())?;
-                        let text = if cable_dot {
-                            report::cable_table_text(&outcome.cable)
-                        } else {
-                            metric_text(plan.metric, &outcome)
-                        };
-                        f.write_all(text.as_bytes())?;
-                    }
+                    f.write_all(report::echo_block(&info).as_bytes())?;
+                    f.write_all(metric_text(plan.metric, &outcome).as_bytes())?;
                 }
             }
         }
@@ -336,6 +372,40 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
         eprintln!("{}", summary_line(plan, &outcome, elapsed.as_secs_f64()));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Metrics that have nothing to report without traffic (spec §5.3).
+fn needs_traffic(metric: MetricKind) -> bool {
+    matches!(
+        metric,
+        MetricKind::HistMaxCong | MetricKind::HistAccBand | MetricKind::GetCableCong
+    )
+}
+
+/// Errors for a level that does not exist and for a pattern without any traffic.
+fn check_pattern_fits(plan: &SimPlan, ctx: &PatternContext, num_levels: usize) -> Result<()> {
+    if num_levels == 0 && needs_traffic(plan.metric) {
+        bail!(
+            "pattern {} with commsize {} has no traffic, so --metric {} has nothing to measure (sum_max_cong and dep_max_delay report 0)",
+            plan.pattern_lines.join(" ").trim_start_matches("Pattern: "),
+            ctx.commsize,
+            plan.metric
+        );
+    }
+    if let Some(l) = plan.level {
+        if l >= num_levels {
+            let levels = match num_levels {
+                0 => "no levels".to_string(),
+                k => format!("{k} levels (0..{})", k - 1),
+            };
+            bail!(
+                "-l/--ptrn_level {l} does not exist: pattern {} with commsize {} has {levels}",
+                plan.pattern.name(),
+                ctx.commsize,
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The ORCS text block of `metric`.

@@ -117,15 +117,16 @@ impl RankLayout {
         };
         // The ordering file applies to the part subset when there is one (§4.6).
         let eligible: &[u32] = if spec.part.is_some() { &part } else { &subset };
+        // GUID → eligible hosts with it, in order; each host is placed at most once.
+        let mut by_guid: std::collections::HashMap<u64, VecDeque<u32>> =
+            std::collections::HashMap::new();
+        for &h in eligible {
+            by_guid.entry(fabric.host_guid(h)).or_default().push_back(h);
+        }
         let mut ordered: Vec<u32> = Vec::new();
         let mut dropped = Vec::new();
         for &guid in &spec.ordering {
-            let found = eligible
-                .iter()
-                .copied()
-                .filter(|h| !ordered.contains(h))
-                .find(|&h| fabric.host_guid(h) == guid);
-            match found {
+            match by_guid.get_mut(&guid).and_then(VecDeque::pop_front) {
                 Some(h) => ordered.push(h),
                 None => dropped.push(guid),
             }
@@ -144,14 +145,19 @@ impl RankLayout {
                 if dropped.len() > 5 { ", ..." } else { "" }
             ));
         }
+        let mut placed = vec![false; fabric.num_hosts()];
+        for &h in &ordered {
+            placed[h as usize] = true;
+        }
         let mut initial = ordered.clone();
-        initial.extend(part.iter().filter(|h| !ordered.contains(h)));
+        for &h in &part {
+            if !placed[h as usize] {
+                placed[h as usize] = true;
+                initial.push(h);
+            }
+        }
         let part_end = initial.len();
-        initial.extend(
-            subset
-                .iter()
-                .filter(|h| !ordered.contains(h) && !part.contains(h)),
-        );
+        initial.extend(subset.iter().filter(|&&h| !placed[h as usize]));
         Ok((
             RankLayout {
                 initial,
@@ -279,22 +285,25 @@ pub fn parse_node_ordering(text: &str, path: &str) -> Result<Vec<u64>, MappingEr
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
-        let token = trimmed
-            .split(|c: char| c.is_whitespace() || c == '#')
-            .next()
-            .unwrap_or("");
+        let end = trimmed
+            .find(|c: char| c.is_whitespace() || c == '#')
+            .unwrap_or(trimmed.len());
+        let (token, rest) = trimmed.split_at(end);
+        let rest = rest.trim_start();
         let digits = token
             .strip_prefix("0x")
             .or_else(|| token.strip_prefix("0X"))
             .unwrap_or(token);
+        // strtoull: any number of hex digits (saturating); only white space or a `#`
+        // comment may follow.
         let valid = !digits.is_empty()
-            && digits.len() <= 16
-            && digits.bytes().all(|b| b.is_ascii_hexdigit());
+            && digits.bytes().all(|b| b.is_ascii_hexdigit())
+            && (rest.is_empty() || rest.starts_with('#'));
         if !valid {
             return Err(MappingError::BadGuid {
                 path: path.to_string(),
                 line: i + 1,
-                text: token.to_string(),
+                text: line.trim().to_string(),
             });
         }
         guids.push(parse_strtoul_hex(digits));
@@ -320,5 +329,10 @@ mod tests {
             "order.txt:2: `xyz` is not a valid GUID (expected one hexadecimal number per line, optionally followed by a `#` comment)"
         );
         assert!(parse_node_ordering("10abc-\n", "f").is_err());
+        assert!(parse_node_ordering("5 abc\n", "f").is_err());
+        assert_eq!(
+            parse_node_ordering("00000000000000000005\n5 # x\n", "f").unwrap(),
+            vec![5, 5]
+        );
     }
 }

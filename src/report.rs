@@ -4,7 +4,7 @@
 
 use crate::fabric::Fabric;
 use crate::metric::{acc_band, acc_band_bin, acc_band_bin_edges, MetricKind, Summary};
-use crate::routing::{ForwardingTable, RouteCheck};
+use crate::routing::RouteCheck;
 use crate::sim::SimOutcome;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -50,6 +50,9 @@ pub struct RunInfo {
     pub fabric_switches: usize,
     /// Directed edges in the fabric.
     pub fabric_edges: usize,
+    /// ORCS's exact header: no `Seed:` line.
+    #[serde(skip)]
+    pub orcs_compat: bool,
 }
 
 impl Serialize for MetricKind {
@@ -79,7 +82,9 @@ pub fn echo_block(info: &RunInfo) -> String {
         "Shuffling namelists: {}",
         if info.shuffle { "Yes" } else { "No" }
     );
-    let _ = writeln!(s, "Seed: {}", info.seed);
+    if !info.orcs_compat {
+        let _ = writeln!(s, "Seed: {}", info.seed);
+    }
     s.push('\n');
     s
 }
@@ -236,17 +241,17 @@ fn quote(id: &str) -> String {
 }
 
 /// Writes the fabric back as a dot graph with every edge's `congestion`, `color` and
-/// `edge_id` (spec §7.5). The routing comments are written from the forwarding table, so
-/// they list exactly the destinations each edge carries. O(edges + rows × hosts).
-pub fn write_cable_dot(
-    out: &mut dyn Write,
-    fabric: &Fabric,
-    table: &ForwardingTable,
-    cable: &[u64],
-) -> io::Result<()> {
+/// `edge_id` (spec §7.5); node, edge and graph attributes of the input are kept (an
+/// existing `congestion`, `color` or `edge_id` is replaced). O(nodes + edges + tokens).
+pub fn write_cable_dot(out: &mut dyn Write, fabric: &Fabric, cable: &[u64]) -> io::Result<()> {
     let scaled = scaled_congestion(cable);
-    let comments = edge_comments(fabric, table);
-    writeln!(out, "digraph network {{")?;
+    match &fabric.graph_id {
+        Some(id) => writeln!(out, "digraph {} {{", quote(id))?,
+        None => writeln!(out, "digraph {{")?,
+    }
+    for (k, v) in &fabric.graph_attrs {
+        writeln!(out, "\t{}={};", quote(k), quote(v))?;
+    }
     for (v, name) in fabric.node_names.iter().enumerate() {
         write!(out, "\t{}", quote(name))?;
         write_attrs(out, &fabric.node_attrs[v])?;
@@ -266,7 +271,9 @@ pub fn write_cable_dot(
                 .cloned(),
         );
         attrs.push(("color".into(), congestion_color(scaled[e])));
-        attrs.push(("comment".into(), comments[e].clone()));
+        if let Some(comment) = fabric.edge_comments.text(e as u32) {
+            attrs.push(("comment".into(), comment));
+        }
         attrs.push(("congestion".into(), format!("{:.6}", scaled[e])));
         attrs.push(("edge_id".into(), e.to_string()));
         write!(out, "\t{} -> {}", quote(tail), quote(head))?;
@@ -285,47 +292,6 @@ fn write_attrs(out: &mut dyn Write, attrs: &[(String, String)]) -> io::Result<()
         .map(|(k, v)| format!("{}={}", quote(k), quote(v)))
         .collect();
     write!(out, " [{}]", parts.join(", "))
-}
-
-/// The destinations each edge carries, as a comment string (`*` for uniform edges).
-fn edge_comments(fabric: &Fabric, table: &ForwardingTable) -> Vec<String> {
-    let mut lists: Vec<Vec<u32>> = vec![Vec::new(); fabric.num_edges()];
-    let mut uniform = vec![false; fabric.num_edges()];
-    for v in 0..fabric.num_nodes() as u32 {
-        if fabric.out_edges(v).is_empty() {
-            continue;
-        }
-        // A uniform node answers the same edge for every destination.
-        let first = table.next_edge(fabric, v, 0);
-        let all_same = first.is_some()
-            && (0..fabric.num_hosts() as u32).all(|h| table.next_edge(fabric, v, h) == first);
-        if all_same && fabric.host_of_node[v as usize] != crate::fabric::NONE {
-            if let Some(e) = first {
-                uniform[e as usize] = true;
-            }
-            continue;
-        }
-        for h in 0..fabric.num_hosts() as u32 {
-            if let Some(e) = table.next_edge(fabric, v, h) {
-                lists[e as usize].push(h);
-            }
-        }
-    }
-    lists
-        .iter()
-        .zip(&uniform)
-        .map(|(hosts, &all)| {
-            if all {
-                "*".to_string()
-            } else {
-                hosts
-                    .iter()
-                    .map(|&h| fabric.host_name(h))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }
-        })
-        .collect()
 }
 
 /// The `orcs check` report: counts, broken pairs, path lengths and per-link route counts.

@@ -450,10 +450,10 @@ fn check_destination(
             }
         }
     }
-    // Per-link counts: push each routed source's count down the in-tree towards dst,
-    // farthest nodes first, so every node is complete before it passes its count on.
-    order.sort_unstable_by_key(|&v| std::cmp::Reverse(dist[v as usize]));
-    for &v in order.iter() {
+    // Per-link counts: push each routed source's count down the in-tree towards dst.
+    // A node enters `order` only after its successor, so the reverse of `order` hands
+    // every node its complete count before it passes the count on.
+    for &v in order.iter().rev() {
         let c = std::mem::take(&mut count[v as usize]);
         if v == target || c == 0 {
             continue;
@@ -512,42 +512,54 @@ pub struct RouteQuality {
     pub sigma: f64,
 }
 
-/// Computes [`RouteQuality`] from validated routes. O(|hosts|² × hops).
+/// Computes [`RouteQuality`] from validated routes. O(|hosts|² × hops) time, O(edges)
+/// memory; the statistics are accumulated in integers, so they do not depend on how the
+/// work is split over threads.
 pub fn route_quality(fabric: &Fabric, table: &ForwardingTable, hosts: &[u32]) -> RouteQuality {
     let check = check_routes(fabric, table, hosts);
     let load = &check.link_routes;
-    let router = table.router(fabric);
-    let maxima: Vec<u64> = hosts
+    let router = &table.router(fabric);
+    // (count, sum, sum of squares, min, max) of the non-zero per-pair maxima; max over all.
+    type Acc = (u64, u128, u128, u64, u64);
+    let empty: Acc = (0, 0, 0, u64::MAX, 0);
+    let (count, sum, sum_sq, gmin, gmax) = hosts
         .par_iter()
-        .flat_map_iter(|&s| {
-            let mut route = Vec::new();
-            hosts.iter().map(move |&d| {
-                route.clear();
-                router.walk(s, d, |e| route.push(e));
-                if route.len() <= 2 {
-                    0
-                } else {
-                    route[1..route.len() - 1]
-                        .iter()
-                        .map(|&e| load[e as usize])
-                        .max()
-                        .unwrap_or(0)
+        .fold(
+            || (empty, Vec::new()),
+            |(mut acc, mut route): (Acc, Vec<u32>), &s| {
+                for &d in hosts {
+                    route.clear();
+                    router.walk(s, d, |e| route.push(e));
+                    let m = if route.len() <= 2 {
+                        0
+                    } else {
+                        route[1..route.len() - 1]
+                            .iter()
+                            .map(|&e| load[e as usize])
+                            .max()
+                            .unwrap_or(0)
+                    };
+                    acc.4 = acc.4.max(m);
+                    if m > 0 {
+                        acc.0 += 1;
+                        acc.1 += m as u128;
+                        acc.2 += (m as u128) * (m as u128);
+                        acc.3 = acc.3.min(m);
+                    }
                 }
-            })
-        })
-        .collect();
-    let nonzero: Vec<f64> = maxima
-        .iter()
-        .filter(|&&m| m > 0)
-        .map(|&m| m as f64)
-        .collect();
-    let gmin = maxima.iter().copied().filter(|&m| m > 0).min().unwrap_or(0);
-    let gmax = maxima.iter().copied().max().unwrap_or(0);
-    let count = nonzero.len().max(1) as f64;
-    let mean = nonzero.iter().sum::<f64>() / count;
-    let var = nonzero.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / count;
+                (acc, route)
+            },
+        )
+        .map(|(acc, _)| acc)
+        .reduce(
+            || empty,
+            |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3.min(b.3), a.4.max(b.4)),
+        );
+    let n = count.max(1) as f64;
+    let mean = sum as f64 / n;
+    let var = (sum_sq as f64 / n - mean * mean).max(0.0);
     RouteQuality {
-        gmin,
+        gmin: if count == 0 { 0 } else { gmin },
         gmax,
         mean,
         sigma: var.sqrt(),

@@ -186,59 +186,69 @@ impl<'a> Simulation<'a> {
 
     /// Performs every run in parallel on the current rayon pool, calling `progress` with
     /// the number of runs finished after each chunk. The result is independent of the
-    /// number of threads.
+    /// number of threads: per-run values are written to their run's slot, and the totals
+    /// are integer sums.
+    ///
+    /// Memory: O(runs) for the per-run values, plus one scratch space and one set of
+    /// totals (O(edges)) per worker.
     pub fn run(&self, progress: &(dyn Fn(u64) + Sync)) -> SimOutcome {
-        let runs = self.config.runs;
-        let threads = rayon::current_num_threads() as u64;
+        let runs = self.config.runs as usize;
+        let threads = rayon::current_num_threads();
         let chunk = (runs / (threads * 16)).clamp(1, 1024);
-        let num_chunks = runs.div_ceil(chunk);
         let cable_on = self.config.metric == MetricKind::GetCableCong;
-        let chunks: Vec<(Vec<RunValues>, ChunkTotals)> = (0..num_chunks)
-            .into_par_iter()
-            .map_init(
-                || self.new_scratch(),
-                |scratch, c| {
-                    let start = c * chunk;
-                    let end = (start + chunk).min(runs);
-                    let mut totals = ChunkTotals {
-                        weight_hist: Vec::new(),
-                        cable: if cable_on {
-                            vec![0; self.num_edges]
-                        } else {
-                            Vec::new()
-                        },
-                    };
-                    let values = (start..end)
-                        .map(|run| self.run_one(run, scratch, &mut totals))
-                        .collect();
-                    progress(end - start);
-                    (values, totals)
-                },
-            )
-            .collect();
-
+        let want_delay = self.config.metric == MetricKind::DepMaxDelay;
         let mut out = SimOutcome {
-            runs,
-            cable: if cable_on {
-                vec![0; self.num_edges]
-            } else {
-                Vec::new()
-            },
+            runs: self.config.runs,
+            acc_band: vec![0.0; runs],
+            sum_max_cong: vec![0; runs],
+            pairs: vec![0; runs],
+            dep_max_delay: vec![0; if want_delay { runs } else { 0 }],
             ..SimOutcome::default()
         };
-        let want_delay = self.config.metric == MetricKind::DepMaxDelay;
-        for (values, totals) in chunks {
-            for v in values {
-                out.acc_band.push(v.acc_band);
-                out.sum_max_cong.push(v.sum_max_cong);
-                out.pairs.push(v.pairs);
-                if want_delay {
-                    out.dep_max_delay.push(v.dep_max_delay);
-                }
-            }
-            add_into(&mut out.weight_hist, &totals.weight_hist);
-            add_into(&mut out.cable, &totals.cable);
-        }
+        let new_totals = || ChunkTotals {
+            weight_hist: Vec::new(),
+            cable: vec![0; if cable_on { self.num_edges } else { 0 }],
+        };
+        // Slots of one chunk of runs in each per-run array.
+        let delay_chunks: Vec<&mut [u64]> = if want_delay {
+            out.dep_max_delay.chunks_mut(chunk).collect()
+        } else {
+            (0..runs.div_ceil(chunk))
+                .map(|_| Default::default())
+                .collect()
+        };
+        let totals = out
+            .acc_band
+            .par_chunks_mut(chunk)
+            .zip(out.sum_max_cong.par_chunks_mut(chunk))
+            .zip(out.pairs.par_chunks_mut(chunk))
+            .zip(delay_chunks)
+            .enumerate()
+            .fold(
+                || (self.new_scratch(), new_totals()),
+                |(mut scratch, mut totals), (c, (((acc, sum), pairs), delay))| {
+                    let start = (c * chunk) as u64;
+                    for (i, run) in (start..start + acc.len() as u64).enumerate() {
+                        let v = self.run_one(run, &mut scratch, &mut totals);
+                        acc[i] = v.acc_band;
+                        sum[i] = v.sum_max_cong;
+                        pairs[i] = v.pairs;
+                        if let Some(d) = delay.get_mut(i) {
+                            *d = v.dep_max_delay;
+                        }
+                    }
+                    progress(acc.len() as u64);
+                    (scratch, totals)
+                },
+            )
+            .map(|(_, totals)| totals)
+            .reduce(new_totals, |mut a, b| {
+                add_into(&mut a.weight_hist, &b.weight_hist);
+                add_into(&mut a.cable, &b.cable);
+                a
+            });
+        out.weight_hist = totals.weight_hist;
+        out.cable = totals.cable;
         out
     }
 

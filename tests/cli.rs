@@ -498,3 +498,253 @@ fn getnumlevels() {
         "The given input configuration would result in a 9-level simulation.\n"
     );
 }
+
+#[test]
+fn failed_runs_leave_the_output_file_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("keep.txt");
+    std::fs::write(&out, "precious").unwrap();
+    let o = out.to_str().unwrap();
+    orcs(&["-i", FT4, "-s", "100", "-o", o]).fails_with(1, &["-s/--commsize"]);
+    orcs(&["-i", "tests/fixtures/syntax-error.dot", "-o", o])
+        .fails_with(1, &["syntax-error.dot:4:"]);
+    orcs(&["-i", "tests/fixtures/loop.dot", "-o", o]).fails_with(1, &["routing loop"]);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious");
+    // The input file itself is never overwritten.
+    let copy = dir.path().join("fabric.dot");
+    std::fs::copy(repo(FT4), &copy).unwrap();
+    let c = copy.to_str().unwrap();
+    orcs(&["-i", c, "-o", c]).fails_with(1, &["is the input file"]);
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        std::fs::read(repo(FT4)).unwrap()
+    );
+}
+
+#[test]
+fn cable_congestion_table_in_output_file() {
+    // ORCS's -o table; orcs counts each route once: the 8 bisect pairs use 16 edges.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cable.txt");
+    let o = out.to_str().unwrap();
+    orcs(&[
+        "-i",
+        FT4,
+        "-d",
+        "--subset",
+        "guid_order_asc",
+        "-p",
+        "bisect",
+        "--metric",
+        "get_cable_cong",
+        "-o",
+        o,
+        "--seed",
+        "1",
+    ])
+    .ok();
+    let text = std::fs::read_to_string(&out).unwrap();
+    let table = text.split(" Edge-ID\tacc. cong\n").nth(1).unwrap();
+    let ids: Vec<&str> = table
+        .lines()
+        .map(|l| l.strip_suffix("\t1").unwrap_or("bad"))
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "1", "3", "9", "11", "33", "35", "37", "39", "45", "47", "49", "51", "57", "59", "61",
+            "63"
+        ]
+    );
+}
+
+#[test]
+fn patterns_without_traffic_are_refused() {
+    orcs(&[
+        "-i",
+        FT4,
+        "-p",
+        "ptrnvsptrn",
+        "-a",
+        "null::null",
+        "--metric",
+        "hist_acc_band",
+    ])
+    .fails_with(1, &["has no traffic"]);
+    orcs(&[
+        "-i",
+        FT4,
+        "-p",
+        "ptrnvsptrn",
+        "-a",
+        "null::null",
+        "-l",
+        "0",
+        "--metric",
+        "sum_max_cong",
+    ])
+    .fails_with(1, &["has no levels"]);
+    orcs(&[
+        "-i",
+        FT4,
+        "-p",
+        "recvs_all_src",
+        "-a",
+        "2,0,1",
+        "--seed",
+        "1",
+    ])
+    .fails_with(1, &["no run produced any traffic"]);
+    let run = orcs(&[
+        "-i",
+        FT4,
+        "-p",
+        "null",
+        "--metric",
+        "sum_max_cong",
+        "-n",
+        "3",
+        "--seed",
+        "1",
+    ])
+    .ok();
+    assert!(run
+        .metric_block()
+        .ends_with("Congestion sum of 0 occured 3 times.\n"));
+    let run = orcs(&["-i", FT4, "-p", "null", "-g"]).ok();
+    assert_eq!(
+        run.stdout,
+        "The given input configuration would result in a 0-level simulation.\n"
+    );
+    // Some random runs without traffic: said even with -q.
+    let run = orcs(&[
+        "-i",
+        FT4,
+        "-s",
+        "4",
+        "-p",
+        "recvs_all_src",
+        "-a",
+        "2,0,0.9",
+        "-n",
+        "100",
+        "--seed",
+        "3",
+        "-q",
+        "--metric",
+        "hist_acc_band",
+    ])
+    .ok();
+    assert!(
+        run.stderr.contains("runs had no traffic"),
+        "{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn orcs_compat_header_and_raw_pattern_arguments() {
+    let run = orcs(&[
+        "-i",
+        FT4,
+        "-p",
+        "recvs_all_src",
+        "-a",
+        "3,1.0,0.0,linear",
+        "--orcs-compat",
+        "--seed",
+        "1",
+    ])
+    .ok();
+    assert!(run.stdout.starts_with("Total MPI threads participating in the simulation: '1'\nUnique hosts participating:\n    "), "{}", run.describe());
+    assert!(run
+        .stdout
+        .contains("\n\nInput File: topologies/ft4-2.ftree.dot\n"));
+    assert!(run
+        .stdout
+        .contains("Pattern: recvs_all_src,3,1.0,0.0,linear\n"));
+    assert!(!run.stdout.contains("Seed:"));
+    let run = orcs(&[
+        "-i",
+        FT4,
+        "-p",
+        "ptrnvsptrn",
+        "-a",
+        "neighbor:03::recvs_all_src:2,linear",
+        "-z",
+        "6",
+        "--seed",
+        "1",
+    ])
+    .ok();
+    assert!(run.stdout.contains("Pattern: ptrnvsptrn\n    First Pattern: neighbor,03\n   Second Pattern: recvs_all_src,2,linear\nCommsize: 16\n"), "{}", run.describe());
+}
+
+#[test]
+fn small_flag_fixes() {
+    assert!(orcs(&["--full-help"])
+        .ok()
+        .stdout
+        .contains("--ptrn <PATTERN>"));
+    orcs(&["-i", FT4, "--node_ordering_file", "-", "--seed", "1"]).ok();
+    orcs(&["-i", FT4, "-n", "010"]).fails_with(1, &["leading zero"]);
+    orcs(&["-i", FT4, "--printptrn", "--format", "json"]).fails_with(1, &["--printptrn"]);
+    orcs(&["-i", FT4, "--printptrn", "--metric", "get_cable_cong"]).fails_with(1, &["--printptrn"]);
+    let run = orcs(&["-i", FT4, "-q", "--format", "csv"]).ok();
+    assert!(
+        run.stderr.contains("orcs: using --seed "),
+        "{}",
+        run.describe()
+    );
+    let run = orcs(&[
+        "-i",
+        FT4,
+        "-p",
+        "bruck",
+        "-z",
+        "8",
+        "--metric",
+        "dep_max_delay",
+        "--seed",
+        "1",
+    ])
+    .ok();
+    assert!(
+        run.stderr.contains("-z does not restrict dep_max_delay"),
+        "{}",
+        run.describe()
+    );
+    let help = orcs(&["-i", FT4, "-p", "neighbor", "-a", "help"]).ok();
+    assert!(help.stdout.starts_with("Usage: "), "{}", help.describe());
+}
+
+#[test]
+fn cable_map_keeps_the_input_comments() {
+    // get_network_graph names: switch GUIDs listed in comments survive the round trip.
+    let Some(gng) = shared("fabrics/orcs/ft4-2/ft4-2.ftree.gng.dot") else {
+        return;
+    };
+    let run = orcs(&[
+        "-i",
+        &gng,
+        "-p",
+        "bruck",
+        "--metric",
+        "get_cable_cong",
+        "-q",
+        "--seed",
+        "2",
+    ])
+    .ok();
+    let map = orcs::fabric::dot::parse_dot_str(&run.stdout).expect("map parses");
+    let input = std::fs::read_to_string(&gng).unwrap();
+    let orig = orcs::fabric::dot::parse_dot_str(&input).unwrap();
+    assert_eq!(map.edges.len(), orig.edges.len());
+    let tokens = |g: &orcs::fabric::dot::DotGraph| -> std::collections::BTreeMap<(String, String, Option<String>), Vec<String>> {
+        g.edges.iter().map(|e| {
+            let names = g.comment_tokens(e).iter().map(|&t| g.symbols.name(t).to_string()).collect();
+            ((g.node_name(e.tail).to_string(), g.node_name(e.head).to_string(), e.key.clone()), names)
+        }).collect()
+    };
+    assert_eq!(tokens(&map), tokens(&orig));
+}

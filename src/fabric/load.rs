@@ -92,7 +92,7 @@ pub fn read_input(path: &str) -> Result<Box<dyn BufRead + Send>, LoadError> {
 pub fn load_routed_fabric(path: &str, options: LoadOptions) -> Result<LoadedFabric, LoadError> {
     let reader = read_input(path)?;
     let graph = parse_dot(reader).map_err(|e| LoadError::at(path, e.line, e.message))?;
-    compile_dot(&graph, path, options)
+    compile_dot(graph, path, options)
 }
 
 /// Turns a parsed dot graph into dense ids and forwarding tables (spec §2).
@@ -105,12 +105,14 @@ pub fn load_routed_fabric(path: &str, options: LoadOptions) -> Result<LoadedFabr
 ///
 /// O(nodes + edges + comment tokens + rows × hosts).
 pub fn compile_dot(
-    graph: &DotGraph,
+    graph: DotGraph,
     path: &str,
     options: LoadOptions,
 ) -> Result<LoadedFabric, LoadError> {
     let num_nodes = graph.nodes.len();
     let mut fabric = Fabric {
+        graph_id: graph.id.clone(),
+        graph_attrs: graph.graph_attrs.clone(),
         node_names: Vec::with_capacity(num_nodes),
         node_lines: Vec::with_capacity(num_nodes),
         node_attrs: Vec::with_capacity(num_nodes),
@@ -150,6 +152,7 @@ pub fn compile_dot(
         fabric.edge_lines.push(e.line);
         fabric.edge_keys.push(e.key.clone());
         fabric.edge_attrs.push(e.attrs.clone());
+        fabric.edge_comments.kinds.push(e.comment);
     }
     for v in 0..num_nodes {
         fabric.out_start[v + 1] += fabric.out_start[v];
@@ -203,7 +206,7 @@ pub fn compile_dot(
                 table.set_uniform(v, e);
             }
             for e in edges {
-                unknown.note(graph, tokens_of(e));
+                unknown.note(&graph, tokens_of(e));
             }
             continue;
         }
@@ -257,7 +260,7 @@ pub fn compile_dot(
                 Comment::Tokens { .. } => {
                     for &s in tokens_of(e) {
                         match host_of_symbol[s as usize] {
-                            NONE => unknown.note(graph, &[s]),
+                            NONE => unknown.note(&graph, &[s]),
                             h => claim(h)?,
                         }
                     }
@@ -276,6 +279,8 @@ pub fn compile_dot(
              the first edge in ORCS order is used (--orcs-compat)"
         ));
     }
+    fabric.edge_comments.tokens = graph.comment_tokens;
+    fabric.edge_comments.symbols = graph.symbols;
     Ok(LoadedFabric {
         fabric,
         table,

@@ -23,6 +23,10 @@ pub const NONE: u32 = u32::MAX;
 /// `out_start[v]..out_start[v + 1]` (a CSR layout).
 #[derive(Debug, Clone, Default)]
 pub struct Fabric {
+    /// The graph's name in the input, if any.
+    pub graph_id: Option<String>,
+    /// Graph attributes from the input, kept for writers.
+    pub graph_attrs: Vec<(String, String)>,
     /// Node names in order of first appearance in the input.
     pub node_names: Vec<String>,
     /// Input line of each node's first appearance (0 when not from a file).
@@ -45,6 +49,36 @@ pub struct Fabric {
     pub edge_keys: Vec<Option<String>>,
     /// Other edge attributes from the input (not `key`, not `comment`), kept for writers.
     pub edge_attrs: Vec<Vec<(String, String)>>,
+    /// Each edge's routing comment as given in the input, kept for writers.
+    pub edge_comments: EdgeComments,
+}
+
+/// The `comment` attributes of the edges, token by token (names interned once).
+#[derive(Debug, Clone, Default)]
+pub struct EdgeComments {
+    /// Per edge: absent, `*`, or a range of `tokens`.
+    pub kinds: Vec<dot::Comment>,
+    /// Symbol ids of the comment tokens.
+    pub tokens: Vec<u32>,
+    /// The names behind the symbol ids.
+    pub symbols: dot::SymbolTable,
+}
+
+impl EdgeComments {
+    /// Edge `edge`'s comment text: tokens joined by `, `, `*`, or `None` when absent.
+    pub fn text(&self, edge: u32) -> Option<String> {
+        match self.kinds.get(edge as usize)? {
+            dot::Comment::Absent => None,
+            dot::Comment::All => Some("*".to_string()),
+            dot::Comment::Tokens { start, end } => Some(
+                self.tokens[*start as usize..*end as usize]
+                    .iter()
+                    .map(|&t| self.symbols.name(t))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+        }
+    }
 }
 
 impl Fabric {
