@@ -257,7 +257,7 @@ pub fn write_cable_dot(out: &mut dyn Write, fabric: &Fabric, cable: &[u64]) -> i
         write_attrs(out, &fabric.node_attrs[v])?;
         writeln!(out, ";")?;
     }
-    for e in 0..fabric.num_edges() {
+    for (e, &congestion) in scaled.iter().enumerate() {
         let tail = &fabric.node_names[fabric.edge_tail[e] as usize];
         let head = &fabric.node_names[fabric.edge_head[e] as usize];
         let mut attrs: Vec<(String, String)> = Vec::new();
@@ -270,11 +270,11 @@ pub fn write_cable_dot(out: &mut dyn Write, fabric: &Fabric, cable: &[u64]) -> i
                 .filter(|(k, _)| !matches!(k.as_str(), "edge_id" | "congestion" | "color"))
                 .cloned(),
         );
-        attrs.push(("color".into(), congestion_color(scaled[e])));
+        attrs.push(("color".into(), congestion_color(congestion)));
         if let Some(comment) = fabric.edge_comments.text(e as u32) {
             attrs.push(("comment".into(), comment));
         }
-        attrs.push(("congestion".into(), format!("{:.6}", scaled[e])));
+        attrs.push(("congestion".into(), format!("{congestion:.6}")));
         attrs.push(("edge_id".into(), e.to_string()));
         write!(out, "\t{} -> {}", quote(tail), quote(head))?;
         write_attrs(out, &attrs)?;
