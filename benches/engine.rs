@@ -4,6 +4,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use orcs::fabric::{load_routed_fabric, LoadOptions, LoadedFabric};
+use orcs::ib::lft::parse_lfts;
 use orcs::mapping::{LayoutSpec, RankLayout, SubsetMethod};
 use orcs::metric::MetricKind;
 use orcs::pattern::{Pattern, PatternContext};
@@ -125,5 +126,26 @@ fn bench_load(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_runs, bench_check, bench_load);
+/// Forwarding-table dumps in memory (bytes per second), every layout orcs reads.
+fn bench_parse(c: &mut Criterion) {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut group = c.benchmark_group("parse");
+    group.sample_size(10);
+    for name in ["opensm-lfts.dump.gz", "opensm.fdbs.gz"] {
+        let path = format!("{root}/../shared/fabrics/orcs/ft8-3/{name}");
+        let Ok(file) = std::fs::File::open(&path) else {
+            continue;
+        };
+        let mut text = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::MultiGzDecoder::new(file), &mut text)
+            .expect("gzip");
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_function(format!("lft/ft8-3/{}", name.trim_end_matches(".gz")), |b| {
+            b.iter(|| parse_lfts(text.as_slice()).expect("parses").switches.len())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_runs, bench_check, bench_load, bench_parse);
 criterion_main!(benches);

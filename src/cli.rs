@@ -3,6 +3,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{ArgAction, Args, Parser, Subcommand};
+use orcs::input::InputSpec;
 use orcs::mapping::SubsetMethod;
 use orcs::metric::MetricKind;
 use orcs::pattern::{Pattern, PatternError, PatternKind};
@@ -44,21 +45,97 @@ pub enum Command {
     /// Verify that every host pair of a fabric is routed, without loops or dead ends, and
     /// print path-length and per-link route statistics.
     Check(CheckArgs),
+    /// Convert a fabric between formats: InfiniBand dumps or routed dot in; routed dot,
+    /// binary cache (.orcsfab), ibsim net or GraphML out.
+    Convert(ConvertArgs),
+}
+
+/// Where a routed fabric comes from (shared by every command that reads one).
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// Routed fabric: Graphviz dot with routing in edge comments (plain or gzip), a fabric cache (.orcsfab), or with --lft an ibnetdiscover or .lst topology dump ("-" reads standard input).
+    #[arg(verbatim_doc_comment, short = 'i', long = "input_file", visible_aliases = ["input-file", "topology"], value_name = "FILE", default_value = "-")]
+    pub input_file: String,
+    /// InfiniBand forwarding tables for the topology given with -i: ibroute/dump_fts output, OpenSM's opensm-lfts.dump, or a .fdbs file.
+    #[arg(verbatim_doc_comment, long = "lft", value_name = "FILE")]
+    pub lft: Option<String>,
+    /// Node name map (lines `0x<guid> "name"`) that gives converted InfiniBand nodes readable names (hosts keep an H prefix).
+    #[arg(
+        verbatim_doc_comment,
+        long = "node-name-map",
+        value_name = "FILE",
+        requires = "lft"
+    )]
+    pub node_name_map: Option<String>,
+    /// Route every LID of every host port (all LMC paths) instead of each host's base LID; hosts may then have several next hops, which only --orcs-compat simulates.
+    #[arg(verbatim_doc_comment, long = "lmc-paths", requires = "lft")]
+    pub lmc_paths: bool,
+}
+
+impl InputArgs {
+    fn spec(&self, orcs_compat: bool) -> InputSpec {
+        InputSpec {
+            path: self.input_file.clone(),
+            lft: self.lft.clone(),
+            node_name_map: self.node_name_map.clone(),
+            lmc_paths: self.lmc_paths,
+            orcs_compat,
+        }
+    }
+}
+
+/// Flags of `orcs convert`.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Output file; its format follows the extension (.dot/.gv routed dot, .orcsfab binary cache, .net ibsim net, .graphml GraphML) unless --to is given ("-" writes dot to standard output).
+    #[arg(
+        verbatim_doc_comment,
+        short = 'o',
+        long = "output",
+        visible_alias = "output_file",
+        value_name = "FILE"
+    )]
+    pub output: String,
+    /// Output format: dot, orcsfab, net or graphml (default: from the output file's extension).
+    #[arg(verbatim_doc_comment, long = "to", value_name = "FORMAT")]
+    pub to: Option<String>,
+    /// Behave like the original ORCS where it differs (ambiguous next hops in dot input take the first matching edge).
+    #[arg(verbatim_doc_comment, long = "orcs-compat")]
+    pub orcs_compat: bool,
+    /// Number of worker threads for the route check (default: all cores).
+    #[arg(verbatim_doc_comment, short = 'j', long = "threads", value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+/// Output formats of `orcs convert`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FabricFormat {
+    /// Routed ORCS dot.
+    Dot,
+    /// Binary fabric cache.
+    Orcsfab,
+    /// ibsim net file.
+    Net,
+    /// GraphML (PFSim/Gephi schema).
+    Graphml,
+}
+
+/// A validated conversion request.
+#[derive(Debug)]
+pub struct ConvertPlan {
+    pub input: InputSpec,
+    pub output: String,
+    pub format: FabricFormat,
+    pub threads: Option<usize>,
 }
 
 /// Flags of `orcs check`.
 #[derive(Debug, Args)]
 pub struct CheckArgs {
-    /// Routed fabric to check: a Graphviz dot file with routing in edge comments, plain or gzip ("-" reads standard input).
-    #[arg(
-        verbatim_doc_comment,
-        short = 'i',
-        long = "input_file",
-        visible_alias = "input-file",
-        value_name = "FILE",
-        default_value = "-"
-    )]
-    pub input_file: String,
+    #[command(flatten)]
+    pub input: InputArgs,
     /// Also print ORCS's --routequal figures (all-to-all load on inner links).
     #[arg(verbatim_doc_comment, long = "routequal")]
     pub routequal: bool,
@@ -86,17 +163,9 @@ fn decimal(text: &str) -> Result<i64, String> {
 /// Flags of a simulation (the default command).
 #[derive(Debug, Args)]
 pub struct SimArgs {
-    /// Routed fabric: a Graphviz dot file with routing in edge comments, plain or gzip ("-" reads standard input).
-    #[arg(
-        verbatim_doc_comment,
-        short = 'i',
-        long = "input_file",
-        visible_alias = "input-file",
-        value_name = "FILE",
-        default_value = "-"
-    )]
-    pub input_file: String,
-    /// File for the metric output ("-" is standard output), created before the simulation starts.
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// File for the metric output ("-" is standard output), opened once the input has been checked and before the simulation starts.
     #[arg(
         verbatim_doc_comment,
         short = 'o',
@@ -280,11 +349,14 @@ pub enum Plan {
     NumLevels(Box<SimPlan>),
     /// Print a pattern's usage (`-a help`).
     PatternHelp(String),
+    /// Convert a fabric.
+    Convert(ConvertPlan),
 }
 
 /// A validated simulation request. Fabric-dependent checks (sizes) happen after loading.
 #[derive(Debug)]
 pub struct SimPlan {
+    pub input: InputSpec,
     pub input_file: String,
     pub output_file: String,
     pub pattern: Pattern,
@@ -314,9 +386,8 @@ pub struct SimPlan {
 /// A validated check request.
 #[derive(Debug)]
 pub struct CheckPlan {
-    pub input_file: String,
+    pub input: InputSpec,
     pub routequal: bool,
-    pub orcs_compat: bool,
     pub threads: Option<usize>,
 }
 
@@ -355,20 +426,22 @@ fn subset_method(flag: &str, value: &str) -> Result<SubsetMethod> {
 impl Cli {
     /// Validates the flags into a [`Plan`]; errors quote the offending flag.
     pub fn into_plan(self) -> Result<Plan> {
-        if let Some(Command::Check(c)) = self.command {
-            return Ok(Plan::Check(CheckPlan {
-                input_file: c.input_file,
-                routequal: c.routequal,
-                orcs_compat: c.orcs_compat,
-                threads: c.threads,
-            }));
+        match self.command {
+            Some(Command::Check(c)) => {
+                return Ok(Plan::Check(CheckPlan {
+                    input: c.input.spec(c.orcs_compat),
+                    routequal: c.routequal,
+                    threads: c.threads,
+                }))
+            }
+            Some(Command::Convert(c)) => return c.into_plan().map(Plan::Convert),
+            None => {}
         }
         let a = self.sim;
         if a.checkinputfile || a.routequal {
             return Ok(Plan::Check(CheckPlan {
-                input_file: a.input_file,
+                input: a.input.spec(a.orcs_compat),
                 routequal: a.routequal,
-                orcs_compat: a.orcs_compat,
                 threads: a.threads,
             }));
         }
@@ -442,7 +515,8 @@ impl Cli {
         }
         let pattern_lines = header_lines(&pattern, a.ptrnarg.as_deref());
         let plan = SimPlan {
-            input_file: a.input_file,
+            input: a.input.spec(a.orcs_compat),
+            input_file: a.input.input_file,
             output_file: a.output_file,
             pattern,
             commsize: a.commsize as u64,
@@ -470,6 +544,51 @@ impl Cli {
             Plan::NumLevels(Box::new(plan))
         } else {
             Plan::Simulate(Box::new(plan))
+        })
+    }
+}
+
+impl ConvertArgs {
+    fn into_plan(self) -> Result<ConvertPlan> {
+        let by_name = |name: &str| -> Result<FabricFormat> {
+            Ok(
+                match resolve("--to", name, &["dot", "orcsfab", "net", "graphml"])? {
+                    "orcsfab" => FabricFormat::Orcsfab,
+                    "net" => FabricFormat::Net,
+                    "graphml" => FabricFormat::Graphml,
+                    _ => FabricFormat::Dot,
+                },
+            )
+        };
+        let format = match &self.to {
+            Some(name) => by_name(name)?,
+            None => {
+                let lower = self.output.to_ascii_lowercase();
+                let ext = lower
+                    .trim_end_matches(".gz")
+                    .rsplit('.')
+                    .next()
+                    .unwrap_or("");
+                match (self.output.as_str(), ext) {
+                    ("-", _) | (_, "dot") | (_, "gv") => FabricFormat::Dot,
+                    (_, "orcsfab") => FabricFormat::Orcsfab,
+                    (_, "net") => FabricFormat::Net,
+                    (_, "graphml") => FabricFormat::Graphml,
+                    _ => bail!(
+                        "cannot tell the output format from '{}': use a .dot, .orcsfab, .net or .graphml name, or --to",
+                        self.output
+                    ),
+                }
+            }
+        };
+        if self.threads == Some(0) {
+            bail!("--threads must be at least 1");
+        }
+        Ok(ConvertPlan {
+            input: self.input.spec(self.orcs_compat),
+            output: self.output,
+            format,
+            threads: self.threads,
         })
     }
 }

@@ -9,6 +9,8 @@
 #![warn(missing_docs)]
 
 pub mod fabric;
+pub mod ib;
+pub mod input;
 pub mod mapping;
 pub mod metric;
 pub mod pattern;

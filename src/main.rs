@@ -4,9 +4,10 @@ mod cli;
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
-use cli::{CheckPlan, Cli, Format, Plan, SimPlan};
+use cli::{CheckPlan, Cli, ConvertPlan, FabricFormat, Format, Plan, SimPlan};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use orcs::fabric::{load_routed_fabric, LoadOptions, LoadedFabric};
+use orcs::fabric::{cache, write, LoadedFabric};
+use orcs::input::{load_input, InputSpec};
 use orcs::mapping::{parse_node_ordering, LayoutSpec, RankLayout};
 use orcs::metric::MetricKind;
 use orcs::pattern::{Levels, PatternContext, PatternKind};
@@ -52,6 +53,7 @@ fn run(plan: Plan) -> Result<ExitCode> {
         Plan::Check(check) => run_check(check),
         Plan::NumLevels(sim) => run_num_levels(&sim),
         Plan::Simulate(sim) => run_simulation(&sim),
+        Plan::Convert(convert) => run_convert(&convert),
         Plan::PatternHelp(usage) => {
             println!("{usage}");
             Ok(ExitCode::SUCCESS)
@@ -70,8 +72,8 @@ fn init_threads(threads: Option<usize>) -> Result<()> {
     Ok(())
 }
 
-fn load(path: &str, orcs_compat: bool, quiet: bool) -> Result<LoadedFabric> {
-    let loaded = load_routed_fabric(path, LoadOptions { orcs_compat })?;
+fn load(input: &InputSpec, quiet: bool) -> Result<LoadedFabric> {
+    let loaded = load_input(input)?;
     if !quiet {
         for w in &loaded.warnings {
             eprintln!("orcs: warning: {w}");
@@ -82,14 +84,14 @@ fn load(path: &str, orcs_compat: bool, quiet: bool) -> Result<LoadedFabric> {
 
 fn run_check(plan: CheckPlan) -> Result<ExitCode> {
     init_threads(plan.threads)?;
-    let LoadedFabric { fabric, table, .. } = load(&plan.input_file, plan.orcs_compat, false)?;
+    let LoadedFabric { fabric, table, .. } = load(&plan.input, false)?;
     let all_hosts: Vec<u32> = (0..fabric.num_hosts() as u32).collect();
     let check = check_routes(&fabric, &table, &all_hosts);
     let mut out = io::stdout().lock();
     write!(
         out,
         "{}",
-        report::check_text(&plan.input_file, &fabric, &check)
+        report::check_text(&plan.input.path, &fabric, &check)
     )?;
     if plan.routequal {
         if !check.all_routed() {
@@ -107,6 +109,60 @@ fn run_check(plan: CheckPlan) -> Result<ExitCode> {
     } else {
         ExitCode::from(2)
     })
+}
+
+/// `orcs convert`: load any input, check its routes, write the requested format. The
+/// output is written even when some routes are broken (exit status 2 then), so the
+/// result can be inspected.
+fn run_convert(plan: &ConvertPlan) -> Result<ExitCode> {
+    init_threads(plan.threads)?;
+    // Converting only rewrites the fabric: several next hops (--lmc-paths, or an
+    // ambiguous dot) are kept in the output with a warning instead of stopping here.
+    let input = InputSpec {
+        orcs_compat: true,
+        ..plan.input.clone()
+    };
+    let loaded = load(&input, false)?;
+    let fabric = &loaded.fabric;
+    let mut bytes: Vec<u8> = Vec::new();
+    match plan.format {
+        FabricFormat::Dot => write::write_dot(&mut bytes, fabric, &|_| Vec::new())?,
+        FabricFormat::Orcsfab => cache::write_cache(&mut bytes, &loaded)?,
+        FabricFormat::Net => write::write_ibsim_net(&mut bytes, fabric)
+            .with_context(|| format!("cannot write '{}' as an ibsim net file", plan.output))?,
+        FabricFormat::Graphml => write::write_graphml(&mut bytes, fabric)?,
+    }
+    if plan.output == "-" {
+        let mut out = io::stdout().lock();
+        out.write_all(&bytes)?;
+        out.flush()?;
+    } else {
+        std::fs::write(&plan.output, &bytes)
+            .with_context(|| format!("cannot write output file '{}'", plan.output))?;
+    }
+    let all_hosts: Vec<u32> = (0..fabric.num_hosts() as u32).collect();
+    let check = check_routes(fabric, &loaded.table, &all_hosts);
+    eprintln!(
+        "orcs: {}: {} hosts, {} switches, {} directed edges",
+        plan.input.path,
+        fabric.num_hosts(),
+        fabric.num_switches(),
+        fabric.num_edges()
+    );
+    if check.all_routed() {
+        eprintln!(
+            "orcs: all {} ordered host pairs are routed",
+            check.pairs_checked
+        );
+        Ok(ExitCode::SUCCESS)
+    } else {
+        eprint!("{}", report::check_text(&plan.input.path, fabric, &check));
+        eprintln!(
+            "orcs: the fabric was written, but {} host pairs are not routed",
+            check.broken()
+        );
+        Ok(ExitCode::from(2))
+    }
 }
 
 /// Sizes that depend on the fabric (spec §4.1), checked with ORCS's wording.
@@ -139,7 +195,7 @@ fn resolve_sizes(plan: &SimPlan, hosts: usize) -> Result<PatternContext> {
 }
 
 fn run_num_levels(plan: &SimPlan) -> Result<ExitCode> {
-    let loaded = load(&plan.input_file, plan.orcs_compat, plan.quiet)?;
+    let loaded = load(&plan.input, plan.quiet)?;
     let ctx = resolve_sizes(plan, loaded.fabric.num_hosts())?;
     let levels = plan.pattern.num_levels(&ctx);
     println!("The given input configuration would result in a {levels}-level simulation.");
@@ -186,7 +242,7 @@ fn host_name() -> String {
 
 fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
     init_threads(plan.threads)?;
-    let loaded = load(&plan.input_file, plan.orcs_compat, plan.quiet)?;
+    let loaded = load(&plan.input, plan.quiet)?;
     let (fabric, table) = (&loaded.fabric, &loaded.table);
     let ctx = resolve_sizes(plan, fabric.num_hosts())?;
     let num_levels = plan.pattern.num_levels(&ctx);

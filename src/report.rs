@@ -2,6 +2,7 @@
 //! and the get_cable_cong congestion map as dot. Exporters only format; they never compute
 //! anything the simulation did not.
 
+use crate::fabric::write::write_dot;
 use crate::fabric::Fabric;
 use crate::metric::{acc_band, acc_band_bin, acc_band_bin_edges, MetricKind, Summary};
 use crate::routing::RouteCheck;
@@ -219,79 +220,19 @@ pub fn cable_table_text(cable: &[u64]) -> String {
     s
 }
 
-/// A dot ID as written: bare when it is a plain identifier or numeral, quoted otherwise.
-fn quote(id: &str) -> String {
-    let plain_ident = id
-        .bytes()
-        .next()
-        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
-        && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
-    let numeral = !id.is_empty()
-        && id.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-        && id.bytes().filter(|&b| b == b'.').count() <= 1
-        && id != ".";
-    let keyword = ["node", "edge", "graph", "digraph", "subgraph", "strict"]
-        .iter()
-        .any(|k| k.eq_ignore_ascii_case(id));
-    if (plain_ident || numeral) && !keyword {
-        id.to_string()
-    } else {
-        format!("\"{}\"", id.replace('"', "\\\""))
-    }
-}
-
 /// Writes the fabric back as a dot graph with every edge's `congestion`, `color` and
 /// `edge_id` (spec §7.5); node, edge and graph attributes of the input are kept (an
 /// existing `congestion`, `color` or `edge_id` is replaced). O(nodes + edges + tokens).
 pub fn write_cable_dot(out: &mut dyn Write, fabric: &Fabric, cable: &[u64]) -> io::Result<()> {
     let scaled = scaled_congestion(cable);
-    match &fabric.graph_id {
-        Some(id) => writeln!(out, "digraph {} {{", quote(id))?,
-        None => writeln!(out, "digraph {{")?,
-    }
-    for (k, v) in &fabric.graph_attrs {
-        writeln!(out, "\t{}={};", quote(k), quote(v))?;
-    }
-    for (v, name) in fabric.node_names.iter().enumerate() {
-        write!(out, "\t{}", quote(name))?;
-        write_attrs(out, &fabric.node_attrs[v])?;
-        writeln!(out, ";")?;
-    }
-    for (e, &congestion) in scaled.iter().enumerate() {
-        let tail = &fabric.node_names[fabric.edge_tail[e] as usize];
-        let head = &fabric.node_names[fabric.edge_head[e] as usize];
-        let mut attrs: Vec<(String, String)> = Vec::new();
-        if let Some(key) = &fabric.edge_keys[e] {
-            attrs.push(("key".into(), key.clone()));
-        }
-        attrs.extend(
-            fabric.edge_attrs[e]
-                .iter()
-                .filter(|(k, _)| !matches!(k.as_str(), "edge_id" | "congestion" | "color"))
-                .cloned(),
-        );
-        attrs.push(("color".into(), congestion_color(congestion)));
-        if let Some(comment) = fabric.edge_comments.text(e as u32) {
-            attrs.push(("comment".into(), comment));
-        }
-        attrs.push(("congestion".into(), format!("{congestion:.6}")));
-        attrs.push(("edge_id".into(), e.to_string()));
-        write!(out, "\t{} -> {}", quote(tail), quote(head))?;
-        write_attrs(out, &attrs)?;
-        writeln!(out, ";")?;
-    }
-    writeln!(out, "}}")
-}
-
-fn write_attrs(out: &mut dyn Write, attrs: &[(String, String)]) -> io::Result<()> {
-    if attrs.is_empty() {
-        return Ok(());
-    }
-    let parts: Vec<String> = attrs
-        .iter()
-        .map(|(k, v)| format!("{}={}", quote(k), quote(v)))
-        .collect();
-    write!(out, " [{}]", parts.join(", "))
+    write_dot(out, fabric, &|e| {
+        let c = scaled[e as usize];
+        vec![
+            ("color".to_string(), congestion_color(c)),
+            ("congestion".to_string(), format!("{c:.6}")),
+            ("edge_id".to_string(), e.to_string()),
+        ]
+    })
 }
 
 /// The `orcs check` report: counts, broken pairs, path lengths and per-link route counts.

@@ -72,6 +72,61 @@ impl ForwardingTable {
         }
     }
 
+    /// The table's arrays, for serialisation: hosts per row, per-node row index (or
+    /// [`NONE`]), per-node uniform edge (or [`NONE`]), and the dense rows.
+    pub fn raw_parts(&self) -> (usize, &[u32], &[u32], &[u16]) {
+        (
+            self.num_hosts,
+            &self.row_of_node,
+            &self.uniform_edge,
+            &self.ports,
+        )
+    }
+
+    /// Rebuilds a table from [`ForwardingTable::raw_parts`], checking that every entry
+    /// fits `fabric` (rows exist, uniform edges leave their node, ports are out-edges).
+    pub fn from_raw_parts(
+        fabric: &Fabric,
+        num_hosts: usize,
+        row_of_node: Vec<u32>,
+        uniform_edge: Vec<u32>,
+        ports: Vec<u16>,
+    ) -> Result<Self, String> {
+        let nodes = fabric.num_nodes();
+        if num_hosts != fabric.num_hosts()
+            || row_of_node.len() != nodes
+            || uniform_edge.len() != nodes
+            || (num_hosts > 0 && ports.len() % num_hosts != 0)
+        {
+            return Err("forwarding table sizes do not match the fabric".into());
+        }
+        let rows = ports.len().checked_div(num_hosts).unwrap_or(0);
+        for v in 0..nodes {
+            let degree = (fabric.out_start[v + 1] - fabric.out_start[v]) as usize;
+            match row_of_node[v] {
+                NONE => {
+                    let e = uniform_edge[v];
+                    if e != NONE && fabric.edge_tail.get(e as usize) != Some(&(v as u32)) {
+                        return Err(format!("node {v}: uniform edge {e} does not leave it"));
+                    }
+                }
+                r if (r as usize) < rows => {
+                    let row = &ports[r as usize * num_hosts..(r as usize + 1) * num_hosts];
+                    if row.iter().any(|&p| p != NO_PORT && p as usize >= degree) {
+                        return Err(format!("node {v}: a port exceeds its {degree} out-edges"));
+                    }
+                }
+                r => return Err(format!("node {v}: row {r} does not exist")),
+            }
+        }
+        Ok(ForwardingTable {
+            num_hosts,
+            row_of_node,
+            uniform_edge,
+            ports,
+        })
+    }
+
     /// Number of nodes that own a dense row.
     pub fn num_rows(&self) -> usize {
         self.ports.len() / self.num_hosts.max(1)

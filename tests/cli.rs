@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 
 #[test]
 fn every_flag_has_sentence_help_and_value_names() {
-    for sub in [&[][..], &["check"][..]] {
+    for sub in [&[][..], &["check"][..], &["convert"][..]] {
         let mut args: Vec<&str> = sub.to_vec();
         args.push("--help");
         let run = orcs(&args).ok();
@@ -68,6 +68,7 @@ fn every_flag_has_sentence_help_and_value_names() {
                 "--routequal",
                 "--orcs-compat",
                 "--quiet",
+                "--lmc-paths",
             ]
             .iter()
             .any(|f| head.contains(f));

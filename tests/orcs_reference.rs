@@ -401,7 +401,14 @@ fn gng_fabric_routes_like_the_orcs_dot() {
 
 #[test]
 fn larger_fat_trees_agree_with_orcs() {
-    let json = ["--format", "json", "--metric", "hist_acc_band", "--seed", "31"];
+    let json = [
+        "--format",
+        "json",
+        "--metric",
+        "hist_acc_band",
+        "--seed",
+        "31",
+    ];
     let Some(ft12) = shared("fabrics/orcs/ft12-3/ft12-3.ftree.orcs.dot.gz") else {
         return;
     };

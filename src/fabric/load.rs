@@ -9,7 +9,8 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
-/// A load failure, naming the file and, where it applies, the line.
+/// A load failure, naming the file and, where it applies, the line (an empty `path`
+/// means the message names its files itself).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoadError {
     /// The input as the user named it (`-` for standard input).
@@ -22,9 +23,10 @@ pub struct LoadError {
 
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "{}:{}: {}", self.path, line, self.message),
-            None => write!(f, "{}: {}", self.path, self.message),
+        match (self.path.as_str(), self.line) {
+            ("", _) => write!(f, "{}", self.message),
+            (path, Some(line)) => write!(f, "{path}:{line}: {}", self.message),
+            (path, None) => write!(f, "{path}: {}", self.message),
         }
     }
 }
@@ -90,7 +92,15 @@ pub fn read_input(path: &str) -> Result<Box<dyn BufRead + Send>, LoadError> {
 
 /// Reads and compiles a routed dot file (plain or gzip). See [`compile_dot`].
 pub fn load_routed_fabric(path: &str, options: LoadOptions) -> Result<LoadedFabric, LoadError> {
-    let reader = read_input(path)?;
+    load_routed_fabric_from(read_input(path)?, path, options)
+}
+
+/// Like [`load_routed_fabric`], from an open reader (`path` names it in messages).
+pub fn load_routed_fabric_from(
+    reader: impl BufRead,
+    path: &str,
+    options: LoadOptions,
+) -> Result<LoadedFabric, LoadError> {
     let graph = parse_dot(reader).map_err(|e| LoadError::at(path, e.line, e.message))?;
     compile_dot(graph, path, options)
 }

@@ -4,10 +4,15 @@
 //! ORCS uses); the destination-based forwarding tables live in [`crate::routing`]. Both
 //! are built together from a routed dot file by [`load_routed_fabric`].
 
+pub mod cache;
 pub mod dot;
 mod load;
+pub mod write;
 
-pub use load::{compile_dot, load_routed_fabric, read_input, LoadOptions, LoadedFabric};
+pub use load::{
+    compile_dot, load_routed_fabric, load_routed_fabric_from, read_input, LoadError, LoadOptions,
+    LoadedFabric,
+};
 
 use std::fmt;
 
