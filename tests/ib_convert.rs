@@ -397,3 +397,51 @@ fn lmc_paths_and_node_name_maps() {
     );
     assert!(named.stdout.contains("\"leaf-A\""), "{}", named.describe());
 }
+
+#[test]
+fn graphml_follows_the_pfsim_schema() {
+    let run = orcs(&["convert", "-i", FT4, "-o", "-", "--to", "graphml"]).ok();
+    let doc = roxmltree::Document::parse(&run.stdout).expect("well-formed XML");
+    let key_of = |name: &str, target: &str| {
+        doc.descendants()
+            .find(|n| {
+                n.has_tag_name("key")
+                    && n.attribute("attr.name") == Some(name)
+                    && n.attribute("for") == Some(target)
+            })
+            .and_then(|n| n.attribute("id"))
+            .unwrap_or_else(|| panic!("no key {name} for {target}"))
+            .to_string()
+    };
+    let (typ, port) = (key_of("typ", "node"), key_of("port", "edge"));
+    let graph = doc.descendants().find(|n| n.has_tag_name("graph")).unwrap();
+    assert_eq!(graph.attribute("edgedefault"), Some("directed"));
+    let data = |n: roxmltree::Node, key: &str| {
+        n.children()
+            .find(|c| c.has_tag_name("data") && c.attribute("key") == Some(key))
+            .and_then(|c| c.text())
+            .map(str::to_string)
+    };
+    let nodes: Vec<_> = graph
+        .children()
+        .filter(|n| n.has_tag_name("node"))
+        .collect();
+    assert_eq!(nodes.len(), 24);
+    let hosts = nodes
+        .iter()
+        .filter(|n| data(**n, &typ).as_deref() == Some("host"))
+        .count();
+    assert_eq!(hosts, 16);
+    let edges: Vec<_> = graph
+        .children()
+        .filter(|n| n.has_tag_name("edge"))
+        .collect();
+    assert_eq!(edges.len(), 64);
+    // lftsdump2dot keys are ports: H00000's uplink is port 1 of the host.
+    let uplink = edges
+        .iter()
+        .find(|e| e.attribute("source") == Some("H00000"))
+        .unwrap();
+    assert_eq!(uplink.attribute("target"), Some("S0_0"));
+    assert_eq!(data(*uplink, &port).as_deref(), Some("1"));
+}

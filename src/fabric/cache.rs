@@ -326,3 +326,78 @@ pub fn read_cache(reader: &mut dyn Read) -> Result<LoadedFabric, String> {
         warnings: Vec::new(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fabric::{load_routed_fabric_from, LoadOptions};
+    use crate::routing::check_routes;
+    use proptest::prelude::*;
+
+    const FABRIC: &str = "digraph t { SA; SB; H0; H1; H2; H3;
+        H0 -> SA [comment=\"*\", key=1]; H1 -> SA [comment=\"*\"]; H2 -> SB [comment=\"*\"];
+        H3 -> SB [comment=\"*\"]; SA -> H0 [comment=H0]; SA -> H1 [comment=H1, color=red];
+        SA -> SB [comment=\"H2, H3\"]; SB -> H2 [comment=H2]; SB -> H3 [comment=H3];
+        SB -> SA [comment=\"H0,H1\"]; }";
+
+    fn cache_bytes() -> (LoadedFabric, Vec<u8>) {
+        let loaded =
+            load_routed_fabric_from(FABRIC.as_bytes(), "t", LoadOptions::default()).unwrap();
+        let mut bytes = Vec::new();
+        write_cache(&mut bytes, &loaded).unwrap();
+        (loaded, bytes)
+    }
+
+    #[test]
+    fn round_trip_keeps_everything() {
+        let (loaded, bytes) = cache_bytes();
+        let back = read_cache(&mut bytes.as_slice()).unwrap();
+        let (a, b) = (&loaded.fabric, &back.fabric);
+        assert_eq!(a.node_names, b.node_names);
+        assert_eq!(a.edge_head, b.edge_head);
+        assert_eq!(a.edge_keys, b.edge_keys);
+        assert_eq!(a.edge_attrs, b.edge_attrs);
+        for e in 0..a.num_edges() as u32 {
+            assert_eq!(a.edge_comments.text(e), b.edge_comments.text(e));
+        }
+        for v in 0..a.num_nodes() as u32 {
+            for h in 0..a.num_hosts() as u32 {
+                assert_eq!(
+                    loaded.table.next_edge(a, v, h),
+                    back.table.next_edge(b, v, h)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn wrong_version_and_magic_are_named() {
+        let (_, mut bytes) = cache_bytes();
+        bytes[8] = 9;
+        let err = read_cache(&mut bytes.as_slice()).err().unwrap();
+        assert!(err.contains("version 9"), "{err}");
+        let err = read_cache(&mut &b"digraph {}"[..]).err().unwrap();
+        assert!(err.contains("not an orcs fabric cache"), "{err}");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        /// Damaged caches load as errors or as fabrics the route checker handles.
+        #[test]
+        fn damaged_caches_never_panic(
+            cut in 0usize..2000,
+            flips in proptest::collection::vec((0usize..2000, any::<u8>()), 0..4),
+        ) {
+            let (_, mut bytes) = cache_bytes();
+            for (at, value) in flips {
+                let at = at % bytes.len();
+                bytes[at] = value;
+            }
+            bytes.truncate(cut.min(bytes.len()));
+            if let Ok(loaded) = read_cache(&mut bytes.as_slice()) {
+                let hosts: Vec<u32> = (0..loaded.fabric.num_hosts() as u32).collect();
+                let _ = check_routes(&loaded.fabric, &loaded.table, &hosts);
+            }
+        }
+    }
+}
