@@ -57,13 +57,11 @@ const SPEEDS: [&[u8]; 10] = [
     b"SDR", b"DDR", b"QDR", b"FDR10", b"FDR", b"EDR", b"HDR", b"NDR", b"XDR", b"???",
 ];
 
-/// Keywords that start a record line; a line that is a strict prefix of one of them is a
-/// line cut short (a truncated file), not noise.
-const RECORD_KEYWORDS: [&[u8]; 10] = [
-    b"Switch",
-    b"Ca",
-    b"Hca",
-    b"Rt",
+/// Node header keywords (ibsim writes `Hca` for `Ca`).
+pub(super) const HEADER_KEYWORDS: [&[u8]; 4] = [b"Switch", b"Ca", b"Hca", b"Rt"];
+
+/// Keywords of the id lines before a node header.
+pub(super) const ID_KEYWORDS: [&[u8]; 6] = [
     b"vendid=",
     b"devid=",
     b"sysimgguid=",
@@ -71,6 +69,12 @@ const RECORD_KEYWORDS: [&[u8]; 10] = [
     b"caguid=",
     b"rtguid=",
 ];
+
+/// Keywords that start a record line; a line that is a strict prefix of one of them is a
+/// line cut short (a truncated file), not noise.
+fn record_keywords() -> impl Iterator<Item = &'static [u8]> {
+    HEADER_KEYWORDS.into_iter().chain(ID_KEYWORDS)
+}
 
 /// Parses `ibnetdiscover` output into an [`IbTopology`].
 ///
@@ -553,10 +557,7 @@ fn classify(text: &[u8]) -> LineKind {
             return LineKind::Ids(key);
         }
     }
-    if RECORD_KEYWORDS
-        .iter()
-        .any(|kw| kw.len() > text.len() && kw.starts_with(text))
-    {
+    if record_keywords().any(|kw| kw.len() > text.len() && kw.starts_with(text)) {
         return LineKind::CutKeyword;
     }
     LineKind::Other

@@ -17,6 +17,7 @@
 use std::fmt;
 use std::io::{BufRead, Cursor, Read};
 
+use super::ibnetdiscover::{HEADER_KEYWORDS, ID_KEYWORDS};
 use crate::ib::{IbTopology, ParseError};
 
 /// The text layouts a topology can be given in.
@@ -137,19 +138,10 @@ fn classify_line(line: &[u8]) -> Option<TopologyFormat> {
         b'#' | b'[' => return Some(TopologyFormat::Ibnetdiscover),
         _ => {}
     }
-    const IDS: [&[u8]; 6] = [
-        b"vendid=",
-        b"devid=",
-        b"sysimgguid=",
-        b"switchguid=",
-        b"caguid=",
-        b"rtguid=",
-    ];
-    const HEADERS: [&[u8]; 4] = [b"Switch", b"Ca", b"Hca", b"Rt"];
-    let header = HEADERS
+    let header = HEADER_KEYWORDS
         .iter()
         .any(|kw| t.starts_with(kw) && t.get(kw.len()).map_or(true, |&b| b == b' ' || b == b'\t'));
-    if header || t.starts_with(b"DR path ") || IDS.iter().any(|kw| t.starts_with(kw)) {
+    if header || t.starts_with(b"DR path ") || ID_KEYWORDS.iter().any(|kw| t.starts_with(kw)) {
         return Some(TopologyFormat::Ibnetdiscover);
     }
     None
