@@ -136,6 +136,9 @@ pub struct ConvertPlan {
 pub struct CheckArgs {
     #[command(flatten)]
     pub input: InputArgs,
+    /// Also build the channel dependency graph and report whether the routing is deadlock-free on one virtual lane (with a cycle if not).
+    #[arg(verbatim_doc_comment, long = "deadlock")]
+    pub deadlock: bool,
     /// Also print ORCS's --routequal figures (all-to-all load on inner links).
     #[arg(verbatim_doc_comment, long = "routequal")]
     pub routequal: bool,
@@ -388,6 +391,7 @@ pub struct SimPlan {
 pub struct CheckPlan {
     pub input: InputSpec,
     pub routequal: bool,
+    pub deadlock: bool,
     pub threads: Option<usize>,
 }
 
@@ -431,6 +435,7 @@ impl Cli {
                 return Ok(Plan::Check(CheckPlan {
                     input: c.input.spec(c.orcs_compat),
                     routequal: c.routequal,
+                    deadlock: c.deadlock,
                     threads: c.threads,
                 }))
             }
@@ -442,6 +447,7 @@ impl Cli {
             return Ok(Plan::Check(CheckPlan {
                 input: a.input.spec(a.orcs_compat),
                 routequal: a.routequal,
+                deadlock: false,
                 threads: a.threads,
             }));
         }

@@ -8,6 +8,7 @@
 
 #![warn(missing_docs)]
 
+pub mod deadlock;
 pub mod fabric;
 pub mod ib;
 pub mod input;

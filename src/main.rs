@@ -6,6 +6,7 @@ use anyhow::{bail, Context, Result};
 use clap::Parser;
 use cli::{CheckPlan, Cli, ConvertPlan, FabricFormat, Format, Plan, SimPlan};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use orcs::deadlock::check_deadlock;
 use orcs::fabric::{cache, write, LoadedFabric};
 use orcs::input::{load_input, InputSpec};
 use orcs::mapping::{parse_node_ordering, LayoutSpec, RankLayout};
@@ -102,9 +103,38 @@ fn run_check(plan: CheckPlan) -> Result<ExitCode> {
         writeln!(out, "gmin: {}, gmax: {}", q.gmin, q.gmax)?;
         writeln!(out, "E: {:.2}, sigma: {:.2}", q.mean as f32, q.sigma as f32)?;
     }
+    let mut deadlock_free = true;
+    if plan.deadlock {
+        if !check.all_routed() {
+            bail!("--deadlock needs every host pair routed; see the report above");
+        }
+        let report = check_deadlock(&fabric, &table);
+        writeln!(
+            out,
+            "\nChannel dependency graph: {} channels, {} dependencies",
+            report.channels, report.dependencies
+        )?;
+        match &report.cycle {
+            None => writeln!(
+                out,
+                "  no cycle: the routing is deadlock-free with one virtual lane"
+            )?,
+            Some(cycle) => {
+                deadlock_free = false;
+                writeln!(
+                    out,
+                    "  cycle of {} channels: the routing can deadlock with one virtual lane",
+                    cycle.len()
+                )?;
+                for &c in cycle {
+                    writeln!(out, "    {}", fabric.edge_label(c))?;
+                }
+            }
+        }
+    }
     writeln!(out, "Completed")?;
     out.flush()?;
-    Ok(if check.all_routed() {
+    Ok(if check.all_routed() && deadlock_free {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(2)

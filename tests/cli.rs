@@ -749,3 +749,32 @@ fn cable_map_keeps_the_input_comments() {
     };
     assert_eq!(tokens(&map), tokens(&orig));
 }
+
+#[test]
+fn deadlock_check_finds_torus_cycles_and_clears_trees() {
+    let run = orcs(&["check", "-i", FT8, "--deadlock"]).ok();
+    assert!(
+        run.stdout
+            .contains("no cycle: the routing is deadlock-free with one virtual lane"),
+        "{}",
+        run.describe()
+    );
+    let Some(dir) = shared("fabrics/ib/generated/torus5x5/minhop") else {
+        return;
+    };
+    let run = orcs(&[
+        "check",
+        "-i",
+        &format!("{dir}/ibnetdiscover.txt"),
+        "--lft",
+        &format!("{dir}/opensm.fdbs"),
+        "--deadlock",
+    ]);
+    assert_eq!(run.status, Some(2), "{}", run.describe());
+    // Minimal routing on a 5-ring wraps around: the cycle is one ring of the torus.
+    assert!(
+        run.stdout.contains("cycle of 5 channels"),
+        "{}",
+        run.describe()
+    );
+}
