@@ -5,7 +5,8 @@
 //! single `*` uplink) store just that edge; the others own a dense row of u16 local port
 //! indices. Routes are never stored: walking the table is cheaper than reading them back.
 
-use crate::fabric::{Fabric, NONE};
+use crate::fabric::dot::{Comment, SymbolTable};
+use crate::fabric::{EdgeComments, Fabric, NONE};
 use rayon::prelude::*;
 use std::fmt;
 
@@ -237,6 +238,50 @@ impl Router<'_> {
         }
         lens[..k].copy_from_slice(&len[..k]);
     }
+}
+
+/// The routing comments that express `table` on `fabric`'s edges: `*` on the edge a
+/// uniform node (a host) sends everything through, and on every other edge the hosts
+/// routed over it, in host order. O(nodes × hosts).
+pub fn comments_from_table(fabric: &Fabric, table: &ForwardingTable) -> EdgeComments {
+    let mut symbols = SymbolTable::new();
+    let host_symbol: Vec<u32> = (0..fabric.num_hosts() as u32)
+        .map(|h| symbols.intern(fabric.host_name(h)))
+        .collect();
+    let mut lists: Vec<Vec<u32>> = vec![Vec::new(); fabric.num_edges()];
+    let mut all = vec![false; fabric.num_edges()];
+    for v in 0..fabric.num_nodes() as u32 {
+        if table.row_of_node[v as usize] == NONE {
+            if let Some(e) = table.next_edge(fabric, v, 0) {
+                all[e as usize] = true;
+            }
+            continue;
+        }
+        for h in 0..fabric.num_hosts() as u32 {
+            if let Some(e) = table.next_edge(fabric, v, h) {
+                lists[e as usize].push(host_symbol[h as usize]);
+            }
+        }
+    }
+    let mut comments = EdgeComments {
+        kinds: Vec::with_capacity(fabric.num_edges()),
+        tokens: Vec::new(),
+        symbols,
+    };
+    for (list, all) in lists.into_iter().zip(all) {
+        let kind = if all {
+            Comment::All
+        } else {
+            let start = comments.tokens.len() as u32;
+            comments.tokens.extend(list);
+            Comment::Tokens {
+                start,
+                end: comments.tokens.len() as u32,
+            }
+        };
+        comments.kinds.push(kind);
+    }
+    comments
 }
 
 /// Why a route is broken.

@@ -10,7 +10,7 @@ use super::node_name_map::NodeNameMap;
 use super::{IbTopology, Lfts, NodeKind};
 use crate::fabric::dot::{Comment, SymbolTable};
 use crate::fabric::{EdgeComments, Fabric, LoadedFabric, NONE};
-use crate::routing::{ForwardingTable, NO_PORT};
+use crate::routing::{comments_from_table, ForwardingTable, NO_PORT};
 use std::collections::HashMap;
 
 /// How to turn the dumps into a fabric.
@@ -182,14 +182,9 @@ pub fn convert(
     let dest_lids = destination_lids(topo, &vertex_of, &fabric, options.lmc_paths);
     let mut table = ForwardingTable::new(&fabric);
     // Hosts inject through their lowest-numbered cabled port.
-    let mut host_uplink = vec![NONE; fabric.num_hosts()];
-    for (h, &v) in fabric.hosts.iter().enumerate() {
-        let first = fabric
-            .out_edges(v)
-            .min_by_key(|&e| fabric.edge_keys[e as usize].as_deref().map(port_number));
-        if let Some(e) = first {
+    for &v in &fabric.hosts {
+        if let Some(e) = host_uplink(&fabric, v) {
             table.set_uniform(v, e);
-            host_uplink[h] = e;
         }
     }
 
@@ -298,16 +293,10 @@ pub fn convert(
             sources.lft
         ));
     }
-    fabric.edge_comments = comments_from_table(
-        &fabric,
-        &table,
-        &host_uplink,
-        options.lmc_paths.then_some(&dest_lids),
-        lfts,
-        topo,
-        &vertex_of,
-        &edge_at,
-    );
+    fabric.edge_comments = match options.lmc_paths {
+        false => comments_from_table(&fabric, &table),
+        true => all_path_comments(&fabric, &dest_lids, lfts, topo, &vertex_of, &edge_at),
+    };
     Ok(LoadedFabric {
         fabric,
         table,
@@ -321,6 +310,13 @@ fn kind_rank(kind: NodeKind) -> u8 {
         NodeKind::Switch => 1,
         NodeKind::Router => 2,
     }
+}
+
+/// The edge a host sends through: its lowest-numbered cabled port.
+fn host_uplink(fabric: &Fabric, host_node: u32) -> Option<u32> {
+    fabric
+        .out_edges(host_node)
+        .min_by_key(|&e| fabric.edge_keys[e as usize].as_deref().map(port_number))
 }
 
 /// The port number in a `key` written by [`convert`].
@@ -407,14 +403,11 @@ fn destination_lids(
         .collect()
 }
 
-/// The routing comments the converted edges carry: `*` on each host's uplink, the
-/// routed hosts (in host order) on switch edges.
-#[allow(clippy::too_many_arguments)]
-fn comments_from_table(
+/// With `--lmc-paths`: the comments list each host on every edge any of its LIDs uses
+/// (so a host may appear on several out-edges of a switch); host uplinks get `*`.
+fn all_path_comments(
     fabric: &Fabric,
-    table: &ForwardingTable,
-    host_uplink: &[u32],
-    all_paths: Option<&Vec<Vec<u32>>>,
+    dest: &[Vec<u32>],
     lfts: &Lfts,
     topo: &IbTopology,
     vertex_of: &[u32],
@@ -425,56 +418,39 @@ fn comments_from_table(
         .map(|h| symbols.intern(fabric.host_name(h)))
         .collect();
     let mut lists: Vec<Vec<u32>> = vec![Vec::new(); fabric.num_edges()];
-    match all_paths {
-        None => {
-            for v in 0..fabric.num_nodes() as u32 {
-                if fabric.host_of_node[v as usize] != NONE {
-                    continue;
-                }
-                for h in 0..fabric.num_hosts() as u32 {
-                    if let Some(e) = table.next_edge(fabric, v, h) {
-                        lists[e as usize].push(h);
+    for lft in &lfts.switches {
+        let Some(node) = topo.node_by_guid(lft.guid) else {
+            continue;
+        };
+        let v = vertex_of[node as usize];
+        for (h, lids) in dest.iter().enumerate() {
+            for &lid in lids {
+                if let Some(&e) = lft.port(lid).and_then(|p| edge_at.get(&(v, p as u32))) {
+                    let list = &mut lists[e as usize];
+                    if list.last() != Some(&host_symbol[h]) {
+                        list.push(host_symbol[h]);
                     }
                 }
             }
         }
-        Some(dest) => {
-            // Every LID's port, so that each path appears (hosts may repeat across edges).
-            for lft in &lfts.switches {
-                let Some(node) = topo.node_by_guid(lft.guid) else {
-                    continue;
-                };
-                let v = vertex_of[node as usize];
-                for (h, lids) in dest.iter().enumerate() {
-                    for &lid in lids {
-                        if let Some(&e) = lft.port(lid).and_then(|p| edge_at.get(&(v, p as u32))) {
-                            let list = &mut lists[e as usize];
-                            if list.last() != Some(&(h as u32)) {
-                                list.push(h as u32);
-                            }
-                        }
-                    }
-                }
-            }
+    }
+    let mut is_uplink = vec![false; fabric.num_edges()];
+    for &v in &fabric.hosts {
+        if let Some(e) = host_uplink(fabric, v) {
+            is_uplink[e as usize] = true;
         }
     }
     let mut comments = EdgeComments {
         kinds: Vec::with_capacity(fabric.num_edges()),
         tokens: Vec::new(),
-        symbols: SymbolTable::new(),
+        symbols,
     };
-    let mut is_uplink = vec![false; fabric.num_edges()];
-    for &e in host_uplink.iter().filter(|&&e| e != NONE) {
-        is_uplink[e as usize] = true;
-    }
-    for (e, list) in lists.iter().enumerate() {
-        let kind = if is_uplink[e] {
+    for (list, uplink) in lists.into_iter().zip(is_uplink) {
+        let kind = if uplink {
             Comment::All
         } else {
             let start = comments.tokens.len() as u32;
-            comments
-                .tokens
-                .extend(list.iter().map(|&h| host_symbol[h as usize]));
+            comments.tokens.extend(list);
             Comment::Tokens {
                 start,
                 end: comments.tokens.len() as u32,
@@ -482,6 +458,5 @@ fn comments_from_table(
         };
         comments.kinds.push(kind);
     }
-    comments.symbols = symbols;
     comments
 }
