@@ -153,28 +153,38 @@ fn run_convert(plan: &ConvertPlan) -> Result<ExitCode> {
         ..plan.input.clone()
     };
     let loaded = load(&input, false)?;
+    write_fabric(&loaded, plan.format, &plan.output, &plan.input.path)
+}
+
+/// Writes a routed fabric in `format` to `output` (`-`: standard output), then checks
+/// its routes: exit status 2 (output still written) when some pair is not routed.
+fn write_fabric(
+    loaded: &LoadedFabric,
+    format: FabricFormat,
+    output: &str,
+    name: &str,
+) -> Result<ExitCode> {
     let fabric = &loaded.fabric;
     let mut bytes: Vec<u8> = Vec::new();
-    match plan.format {
+    match format {
         FabricFormat::Dot => write::write_dot(&mut bytes, fabric, &|_| Vec::new())?,
-        FabricFormat::Orcsfab => cache::write_cache(&mut bytes, &loaded)?,
+        FabricFormat::Orcsfab => cache::write_cache(&mut bytes, loaded)?,
         FabricFormat::Net => write::write_ibsim_net(&mut bytes, fabric)
-            .with_context(|| format!("cannot write '{}' as an ibsim net file", plan.output))?,
+            .with_context(|| format!("cannot write '{output}' as an ibsim net file"))?,
         FabricFormat::Graphml => write::write_graphml(&mut bytes, fabric)?,
     }
-    if plan.output == "-" {
+    if output == "-" {
         let mut out = io::stdout().lock();
         out.write_all(&bytes)?;
         out.flush()?;
     } else {
-        std::fs::write(&plan.output, &bytes)
-            .with_context(|| format!("cannot write output file '{}'", plan.output))?;
+        std::fs::write(output, &bytes)
+            .with_context(|| format!("cannot write output file '{output}'"))?;
     }
     let all_hosts: Vec<u32> = (0..fabric.num_hosts() as u32).collect();
     let check = check_routes(fabric, &loaded.table, &all_hosts);
     eprintln!(
-        "orcs: {}: {} hosts, {} switches, {} directed edges",
-        plan.input.path,
+        "orcs: {name}: {} hosts, {} switches, {} directed edges",
         fabric.num_hosts(),
         fabric.num_switches(),
         fabric.num_edges()
@@ -186,7 +196,7 @@ fn run_convert(plan: &ConvertPlan) -> Result<ExitCode> {
         );
         Ok(ExitCode::SUCCESS)
     } else {
-        eprint!("{}", report::check_text(&plan.input.path, fabric, &check));
+        eprint!("{}", report::check_text(name, fabric, &check));
         eprintln!(
             "orcs: the fabric was written, but {} host pairs are not routed",
             check.broken()
