@@ -48,6 +48,57 @@ pub enum Command {
     /// Convert a fabric between formats: InfiniBand dumps or routed dot in; routed dot,
     /// binary cache (.orcsfab), ibsim net or GraphML out.
     Convert(ConvertArgs),
+    /// Generate a topology (fat tree, XGFT, mesh, torus, hypercube, HyperX, dragonfly,
+    /// Jellyfish), route it, and write it as dot, .orcsfab, ibsim net or GraphML.
+    Gen(GenArgs),
+}
+
+/// Flags of `orcs gen`.
+#[derive(Debug, Args)]
+pub struct GenArgs {
+    /// The topology, e.g. kary-ntree:k=4,n=3, xgft:m=4x4,w=1x4, torus:dims=4x4x4, hypercube:d=6, hyperx:dims=4x4, dragonfly:a=4,p=2,h=2, jellyfish:switches=32,ports=8,hosts=4,seed=1, slimmed:leaf_hosts=16,leaves=8,uplinks=4 (the README lists every generator and key).
+    #[arg(verbatim_doc_comment, value_name = "SPEC")]
+    pub spec: String,
+    /// Routing engine: dmodk, dor, dor-dateline, minhop, updn, dnup, sssp or random (default: dmodk for trees, dor for grids, minhop otherwise).
+    #[arg(verbatim_doc_comment, long = "routing", value_name = "ENGINE")]
+    pub routing: Option<String>,
+    /// Root switches for updn, by name, comma separated (default: detected as OpenSM does).
+    #[arg(verbatim_doc_comment, long = "roots", value_name = "NAMES")]
+    pub roots: Option<String>,
+    /// Seed of the random routing engine.
+    #[arg(
+        verbatim_doc_comment,
+        long = "seed",
+        value_name = "SEED",
+        default_value_t = 0
+    )]
+    pub seed: u64,
+    /// Output file; its format follows the extension (.dot/.gv routed dot, .orcsfab binary cache, .net ibsim net, .graphml GraphML) unless --to is given ("-" writes dot to standard output).
+    #[arg(
+        verbatim_doc_comment,
+        short = 'o',
+        long = "output",
+        value_name = "FILE"
+    )]
+    pub output: String,
+    /// Output format: dot, orcsfab, net or graphml (default: from the output file's extension).
+    #[arg(verbatim_doc_comment, long = "to", value_name = "FORMAT")]
+    pub to: Option<String>,
+    /// Number of worker threads for the route check (default: all cores).
+    #[arg(verbatim_doc_comment, short = 'j', long = "threads", value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+/// A validated `orcs gen` request.
+#[derive(Debug)]
+pub struct GenPlan {
+    pub spec: String,
+    pub routing: Option<String>,
+    pub roots: Option<Vec<String>>,
+    pub seed: u64,
+    pub output: String,
+    pub format: FabricFormat,
+    pub threads: Option<usize>,
 }
 
 /// Where a routed fabric comes from (shared by every command that reads one).
@@ -67,6 +118,14 @@ pub struct InputArgs {
         requires = "lft"
     )]
     pub node_name_map: Option<String>,
+    /// OpenSM's guid2lid file (port GUID, first and last LID per line): the LIDs for a topology that has none (an ibsim net file), or instead of the topology's own.
+    #[arg(
+        verbatim_doc_comment,
+        long = "guid2lid",
+        value_name = "FILE",
+        requires = "lft"
+    )]
+    pub guid2lid: Option<String>,
     /// Route every LID of every host port (all LMC paths) instead of each host's base LID; hosts may then have several next hops, which only --orcs-compat simulates.
     #[arg(verbatim_doc_comment, long = "lmc-paths", requires = "lft")]
     pub lmc_paths: bool,
@@ -78,6 +137,7 @@ impl InputArgs {
             path: self.input_file.clone(),
             lft: self.lft.clone(),
             node_name_map: self.node_name_map.clone(),
+            guid2lid: self.guid2lid.clone(),
             lmc_paths: self.lmc_paths,
             orcs_compat,
         }
@@ -354,6 +414,8 @@ pub enum Plan {
     PatternHelp(String),
     /// Convert a fabric.
     Convert(ConvertPlan),
+    /// Generate a fabric.
+    Gen(GenPlan),
 }
 
 /// A validated simulation request. Fabric-dependent checks (sizes) happen after loading.
@@ -440,6 +502,22 @@ impl Cli {
                 }))
             }
             Some(Command::Convert(c)) => return c.into_plan().map(Plan::Convert),
+            Some(Command::Gen(g)) => {
+                if g.threads == Some(0) {
+                    bail!("--threads must be at least 1");
+                }
+                return Ok(Plan::Gen(GenPlan {
+                    format: output_format(&g.output, g.to.as_deref())?,
+                    spec: g.spec,
+                    routing: g.routing,
+                    roots: g
+                        .roots
+                        .map(|r| r.split(',').map(|n| n.trim().to_string()).collect()),
+                    seed: g.seed,
+                    output: g.output,
+                    threads: g.threads,
+                }));
+            }
             None => {}
         }
         let a = self.sim;
@@ -554,39 +632,41 @@ impl Cli {
     }
 }
 
+/// The fabric format from --to, or else from the output file's extension.
+fn output_format(output: &str, to: Option<&str>) -> Result<FabricFormat> {
+    let by_name = |name: &str| -> Result<FabricFormat> {
+        Ok(
+            match resolve("--to", name, &["dot", "orcsfab", "net", "graphml"])? {
+                "orcsfab" => FabricFormat::Orcsfab,
+                "net" => FabricFormat::Net,
+                "graphml" => FabricFormat::Graphml,
+                _ => FabricFormat::Dot,
+            },
+        )
+    };
+    if let Some(name) = to {
+        return by_name(name);
+    }
+    let lower = output.to_ascii_lowercase();
+    let ext = lower
+        .trim_end_matches(".gz")
+        .rsplit('.')
+        .next()
+        .unwrap_or("");
+    Ok(match (output, ext) {
+        ("-", _) | (_, "dot") | (_, "gv") => FabricFormat::Dot,
+        (_, "orcsfab") => FabricFormat::Orcsfab,
+        (_, "net") => FabricFormat::Net,
+        (_, "graphml") => FabricFormat::Graphml,
+        _ => bail!(
+            "cannot tell the output format from '{output}': use a .dot, .orcsfab, .net or .graphml name, or --to"
+        ),
+    })
+}
+
 impl ConvertArgs {
     fn into_plan(self) -> Result<ConvertPlan> {
-        let by_name = |name: &str| -> Result<FabricFormat> {
-            Ok(
-                match resolve("--to", name, &["dot", "orcsfab", "net", "graphml"])? {
-                    "orcsfab" => FabricFormat::Orcsfab,
-                    "net" => FabricFormat::Net,
-                    "graphml" => FabricFormat::Graphml,
-                    _ => FabricFormat::Dot,
-                },
-            )
-        };
-        let format = match &self.to {
-            Some(name) => by_name(name)?,
-            None => {
-                let lower = self.output.to_ascii_lowercase();
-                let ext = lower
-                    .trim_end_matches(".gz")
-                    .rsplit('.')
-                    .next()
-                    .unwrap_or("");
-                match (self.output.as_str(), ext) {
-                    ("-", _) | (_, "dot") | (_, "gv") => FabricFormat::Dot,
-                    (_, "orcsfab") => FabricFormat::Orcsfab,
-                    (_, "net") => FabricFormat::Net,
-                    (_, "graphml") => FabricFormat::Graphml,
-                    _ => bail!(
-                        "cannot tell the output format from '{}': use a .dot, .orcsfab, .net or .graphml name, or --to",
-                        self.output
-                    ),
-                }
-            }
-        };
+        let format = output_format(&self.output, self.to.as_deref())?;
         if self.threads == Some(0) {
             bail!("--threads must be at least 1");
         }

@@ -4,9 +4,11 @@
 
 use crate::fabric::{self, cache, load_routed_fabric_from, LoadError, LoadOptions, LoadedFabric};
 use crate::ib::convert::{convert, ConvertOptions, Sources};
+use crate::ib::guid2lid::parse_guid2lid;
 use crate::ib::lft::parse_lfts;
 use crate::ib::node_name_map::parse_node_name_map;
-use crate::ib::topology::parse_topology;
+use crate::ib::topology::{parse_topology, TopologyFormat};
+use crate::ib::IbTopology;
 use std::io::BufRead;
 
 /// Everything that says where a routed fabric comes from.
@@ -19,6 +21,8 @@ pub struct InputSpec {
     pub lft: Option<String>,
     /// GUID → name map for readable names of converted fabrics.
     pub node_name_map: Option<String>,
+    /// OpenSM `guid2lid` file: port LIDs for topologies without them (ibsim net files).
+    pub guid2lid: Option<String>,
     /// Route every LMC path of converted hosts.
     pub lmc_paths: bool,
     /// ORCS's tie-break for ambiguous next hops in dot files.
@@ -39,11 +43,11 @@ pub fn load_input(spec: &InputSpec) -> Result<LoadedFabric, LoadError> {
     if let Some(lft) = &spec.lft {
         return load_dumps(spec, lft);
     }
-    if spec.node_name_map.is_some() || spec.lmc_paths {
+    if spec.node_name_map.is_some() || spec.lmc_paths || spec.guid2lid.is_some() {
         return Err(error(
             &spec.path,
             0,
-            "--node-name-map and --lmc-paths apply to InfiniBand dumps: give the forwarding tables with --lft",
+            "--node-name-map, --guid2lid and --lmc-paths apply to InfiniBand dumps: give the forwarding tables with --lft",
         ));
     }
     let mut reader = fabric::read_input(&spec.path)?;
@@ -63,10 +67,61 @@ pub fn load_input(spec: &InputSpec) -> Result<LoadedFabric, LoadError> {
     )
 }
 
+/// Sets every CA/router port's LIDs from OpenSM's guid2lid entries (joined by port
+/// GUID; the LMC follows from the LID range). A port without an entry is an error.
+fn apply_guid2lid(
+    topo: &mut IbTopology,
+    lids: &[(u64, u32, u32)],
+    path: &str,
+) -> Result<(), LoadError> {
+    let by_guid: std::collections::HashMap<u64, (u32, u32)> =
+        lids.iter().map(|&(g, lo, hi)| (g, (lo, hi))).collect();
+    for p in &mut topo.port_lids {
+        let guid = p.guid.unwrap_or(0);
+        let Some(&(lo, hi)) = by_guid.get(&guid) else {
+            let node = topo.nodes[p.node as usize].guid;
+            return Err(error(
+                path,
+                0,
+                format!(
+                    "no LIDs for port {} of node {node:#018x} (port GUID {guid:#018x}); is this guid2lid from the same fabric?",
+                    p.port
+                ),
+            ));
+        };
+        let count = hi - lo + 1;
+        if !count.is_power_of_two() {
+            return Err(error(
+                path,
+                0,
+                format!("port GUID {guid:#018x} has {count} LIDs ({lo}..{hi}), not a power of two"),
+            ));
+        }
+        p.base_lid = lo;
+        p.lmc = count.trailing_zeros() as u8;
+    }
+    Ok(())
+}
+
 /// Topology dump + LFT dump → routed fabric.
 fn load_dumps(spec: &InputSpec, lft_path: &str) -> Result<LoadedFabric, LoadError> {
-    let (topo, _) = parse_topology(fabric::read_input(&spec.path)?)
+    let (mut topo, format) = parse_topology(fabric::read_input(&spec.path)?)
         .map_err(|e| error(&spec.path, e.line, e.message))?;
+    match &spec.guid2lid {
+        Some(path) => {
+            let lids = parse_guid2lid(fabric::read_input(path)?)
+                .map_err(|e| error(path, e.line, e.message))?;
+            apply_guid2lid(&mut topo, &lids, path)?;
+        }
+        None if format == TopologyFormat::IbsimNet => {
+            return Err(error(
+                &spec.path,
+                0,
+                "an ibsim net file has no LIDs; give OpenSM's guid2lid file of the same run with --guid2lid",
+            ))
+        }
+        None => {}
+    }
     let lfts = parse_lfts(fabric::read_input(lft_path)?)
         .map_err(|e| error(lft_path, e.line, e.message))?;
     let names = match &spec.node_name_map {

@@ -9,7 +9,9 @@
 #![warn(missing_docs)]
 
 pub mod deadlock;
+pub mod engines;
 pub mod fabric;
+pub mod gen;
 pub mod ib;
 pub mod input;
 pub mod mapping;

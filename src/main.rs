@@ -4,7 +4,7 @@ mod cli;
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
-use cli::{CheckPlan, Cli, ConvertPlan, FabricFormat, Format, Plan, SimPlan};
+use cli::{CheckPlan, Cli, ConvertPlan, FabricFormat, Format, GenPlan, Plan, SimPlan};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use orcs::deadlock::check_deadlock;
 use orcs::fabric::{cache, write, LoadedFabric};
@@ -55,6 +55,7 @@ fn run(plan: Plan) -> Result<ExitCode> {
         Plan::NumLevels(sim) => run_num_levels(&sim),
         Plan::Simulate(sim) => run_simulation(&sim),
         Plan::Convert(convert) => run_convert(&convert),
+        Plan::Gen(gen) => run_gen(&gen),
         Plan::PatternHelp(usage) => {
             println!("{usage}");
             Ok(ExitCode::SUCCESS)
@@ -154,6 +155,69 @@ fn run_convert(plan: &ConvertPlan) -> Result<ExitCode> {
     };
     let loaded = load(&input, false)?;
     write_fabric(&loaded, plan.format, &plan.output, &plan.input.path)
+}
+
+/// `orcs gen`: build the topology, route it with the chosen engine, write it.
+fn run_gen(plan: &GenPlan) -> Result<ExitCode> {
+    use orcs::engines::{parse_engine, route, Engine};
+    use orcs::gen::{structured, topology, Structure};
+    init_threads(plan.threads)?;
+    let generated = topology::generate(&plan.spec)?;
+    let default = match generated.structure {
+        Structure::Tree { .. } => "dmodk",
+        Structure::Grid { .. } => "dor",
+        _ => "minhop",
+    };
+    let name = plan
+        .routing
+        .as_deref()
+        .unwrap_or(default)
+        .to_ascii_lowercase();
+    if plan.roots.is_some() && name != "updn" {
+        bail!("--roots applies to --routing updn");
+    }
+    let table = match name.as_str() {
+        "dmodk" => structured::dmodk(&generated)?,
+        "smodk" => structured::smodk(&generated)?,
+        "dor" => structured::dor(&generated, false)?,
+        "dor-dateline" | "dor-datelines" => structured::dor(&generated, true)?,
+        other => {
+            let mut engine = parse_engine(other, plan.seed).with_context(|| {
+                format!(
+                    "unknown --routing '{other}': expected dmodk, dor, dor-dateline, minhop, updn, dnup, sssp or random"
+                )
+            })?;
+            if let (Engine::Updn { roots }, Some(names)) = (&mut engine, &plan.roots) {
+                let fabric = &generated.fabric;
+                let ids = names
+                    .iter()
+                    .map(|n| {
+                        fabric
+                            .node_names
+                            .iter()
+                            .position(|x| x == n)
+                            .map(|v| v as u32)
+                            .with_context(|| format!("--roots: no node named '{n}'"))
+                    })
+                    .collect::<Result<Vec<u32>>>()?;
+                *roots = Some(ids);
+            }
+            route(&generated.fabric, &engine)?
+        }
+    };
+    let mut fabric = generated.fabric;
+    fabric.edge_comments = orcs::routing::comments_from_table(&fabric, &table);
+    fabric.graph_id = Some("network".to_string());
+    fabric.graph_attrs.push((
+        "comment".to_string(),
+        format!("orcs gen {} --routing {name}", generated.description),
+    ));
+    let loaded = LoadedFabric {
+        fabric,
+        table,
+        warnings: Vec::new(),
+    };
+    write_fabric(&loaded, plan.format, &plan.output, &plan.spec)
 }
 
 /// Writes a routed fabric in `format` to `output` (`-`: standard output), then checks

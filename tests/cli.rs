@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 
 #[test]
 fn every_flag_has_sentence_help_and_value_names() {
-    for sub in [&[][..], &["check"][..], &["convert"][..]] {
+    for sub in [&[][..], &["check"][..], &["convert"][..], &["gen"][..]] {
         let mut args: Vec<&str> = sub.to_vec();
         args.push("--help");
         let run = orcs(&args).ok();
@@ -69,6 +69,7 @@ fn every_flag_has_sentence_help_and_value_names() {
                 "--orcs-compat",
                 "--quiet",
                 "--lmc-paths",
+                "--deadlock",
             ]
             .iter()
             .any(|f| head.contains(f));
@@ -774,6 +775,95 @@ fn deadlock_check_finds_torus_cycles_and_clears_trees() {
     // Minimal routing on a 5-ring wraps around: the cycle is one ring of the torus.
     assert!(
         run.stdout.contains("cycle of 5 channels"),
+        "{}",
+        run.describe()
+    );
+}
+
+#[test]
+fn generated_fat_tree_simulates_like_opensm_ftree() {
+    // The generated 8-ary 3-tree with D-mod-K routes like OpenSM's ftree on the bundled
+    // tree, host for host, so seeded random runs give the same bytes.
+    let dir = tempfile::tempdir().unwrap();
+    let gen = dir.path().join("ft8-3.orcsfab");
+    orcs(&["gen", "kary-ntree:k=8,n=3", "-o", gen.to_str().unwrap()]).ok();
+    for extra in [
+        &["-p", "bruck", "-n", "20"][..],
+        &["-p", "bisect", "-n", "300", "--metric", "hist_acc_band"][..],
+    ] {
+        let mut a = vec!["-i", FT8, "--seed", "99", "-q"];
+        a.extend_from_slice(extra);
+        let mut b = vec!["-i", gen.to_str().unwrap(), "--seed", "99", "-q"];
+        b.extend_from_slice(extra);
+        assert_eq!(
+            orcs(&a).ok().metric_block(),
+            orcs(&b).ok().metric_block(),
+            "{extra:?}"
+        );
+    }
+}
+
+#[test]
+fn gen_routings_and_deadlock() {
+    let dir = tempfile::tempdir().unwrap();
+    let torus = dir.path().join("t.dot");
+    let t = torus.to_str().unwrap();
+    orcs(&["gen", "torus:dims=4x4", "--routing", "dor", "-o", t]).ok();
+    let run = orcs(&["check", "-i", t, "--deadlock"]);
+    assert_eq!(run.status, Some(2), "{}", run.describe());
+    assert!(
+        run.stdout.contains("cycle of 4 channels"),
+        "{}",
+        run.describe()
+    );
+    orcs(&[
+        "gen",
+        "torus:dims=4x4",
+        "--routing",
+        "dor-dateline",
+        "-o",
+        t,
+    ])
+    .ok();
+    let run = orcs(&["check", "-i", t, "--deadlock"]).ok();
+    assert!(run.stdout.contains("no cycle"), "{}", run.describe());
+    for routing in ["minhop", "sssp", "random"] {
+        let run = orcs(&[
+            "gen",
+            "dragonfly:a=4,p=2,h=2",
+            "--routing",
+            routing,
+            "-o",
+            "-",
+        ])
+        .ok();
+        assert!(
+            run.stderr
+                .contains("all 5112 ordered host pairs are routed"),
+            "{}",
+            run.describe()
+        );
+    }
+    orcs(&["gen", "kary-ntree:k=4,n=2", "--routing", "smodk", "-o", "-"]).fails_with(1, &["smodk"]);
+    orcs(&["gen", "kary-ntree:k=4,n=2", "--routing", "dor", "-o", "-"]).fails_with(1, &["dor"]);
+    orcs(&["gen", "kary-ntree:k=4,n=2", "--routing", "nope", "-o", "-"])
+        .fails_with(1, &["unknown --routing 'nope'"]);
+    orcs(&["gen", "moebius:k=4", "-o", "-"]).fails_with(1, &["moebius"]);
+    orcs(&["gen", "kary-ntree:k=4,n=2", "--roots", "S1_0", "-o", "-"])
+        .fails_with(1, &["--roots applies to --routing updn"]);
+    let run = orcs(&[
+        "gen",
+        "kary-ntree:k=4,n=2",
+        "--routing",
+        "updn",
+        "--roots",
+        "S1_0,S1_1,S1_2,S1_3",
+        "-o",
+        "-",
+    ])
+    .ok();
+    assert!(
+        run.stderr.contains("all 240 ordered host pairs are routed"),
         "{}",
         run.describe()
     );

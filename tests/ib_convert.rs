@@ -445,3 +445,49 @@ fn graphml_follows_the_pfsim_schema() {
     assert_eq!(uplink.attribute("target"), Some("S0_0"));
     assert_eq!(data(*uplink, &port).as_deref(), Some("1"));
 }
+
+#[test]
+fn ibsim_net_with_guid2lid_equals_ibnetdiscover() {
+    // The ibsim net file the simulation started from, with OpenSM's guid2lid for the LIDs,
+    // converts to the same fabric as the ibnetdiscover output of the same run.
+    let mut compared = 0;
+    for run in generated_runs() {
+        let net = run.parent().unwrap().join("net");
+        let guid2lid = run.join("guid2lid");
+        if !net.exists() || !guid2lid.exists() {
+            continue;
+        }
+        let lft = run.join("opensm.fdbs");
+        let from_net = orcs(&[
+            "convert",
+            "-i",
+            s(&net),
+            "--lft",
+            s(&lft),
+            "--guid2lid",
+            s(&guid2lid),
+            "-o",
+            "-",
+        ])
+        .ok();
+        let from_disc = orcs(&[
+            "convert",
+            "-i",
+            s(&run.join("ibnetdiscover.txt")),
+            "--lft",
+            s(&lft),
+            "-o",
+            "-",
+        ])
+        .ok();
+        assert_eq!(from_net.stdout, from_disc.stdout, "{}", run.display());
+        compared += 1;
+    }
+    if compared > 0 {
+        assert!(compared >= 20, "only {compared} runs compared");
+        let run = &generated_runs()[0];
+        let net = run.parent().unwrap().join("net");
+        orcs(&["check", "-i", s(&net), "--lft", s(&run.join("opensm.fdbs"))])
+            .fails_with(1, &["has no LIDs", "--guid2lid"]);
+    }
+}

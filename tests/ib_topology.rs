@@ -1,18 +1,28 @@
-//! Integration tests of the InfiniBand topology parsers (`orcs::ib::topology`,
-//! `orcs::ib::node_name_map`) against the sample dumps in `shared/fabrics/ib/`, plus
-//! property tests: arbitrary bytes, token soups, truncated and mutated real files never
-//! panic, and a file cut in the middle of a record line is an error at that line.
+//! Integration tests of the InfiniBand topology parsers (`orcs::ib::topology` with its
+//! four formats, `orcs::ib::node_name_map`, `orcs::ib::guid2lid`) against the sample
+//! dumps in `shared/fabrics/ib/` and `shared/fabrics/orcs/`, plus property tests:
+//! arbitrary bytes, token soups, truncated and mutated real files never panic, and a file
+//! cut in the middle of a record line is an error at that line.
 //!
 //! The expected counts were taken independently of the parsers: `grep -c '^Switch'`,
 //! `grep -c '^Ca'`, `grep -c '^\['` (links = port lines / 2) on the ibnetdiscover files, line
 //! counts of the `.lst` files (links = lines / 2), OpenSM's `guid2lid` files (port GUID →
-//! LID range) and the numbers stated in `shared/fabrics/ib/PROVENANCE.md`. The sample
-//! tests are skipped, with a note, when the shared folder is missing.
+//! LID range), the `guids.txt` files written by the generator of the ibsim net files, and
+//! the numbers stated in `shared/fabrics/ib/PROVENANCE.md` and
+//! `shared/fabrics/orcs/PROVENANCE.md`. The sample tests are skipped, with a note, when the
+//! shared folder is missing.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use std::io::Read;
+
+use orcs::ib::guid2lid::parse_guid2lid;
+use orcs::ib::ibnetdiscover::parse_ibnetdiscover;
+use orcs::ib::ibsim_net::parse_ibsim_net;
+use orcs::ib::lst::parse_lst;
 use orcs::ib::node_name_map::{parse_node_name_map, NodeNameMap};
+use orcs::ib::ports_report::parse_ports_report;
 use orcs::ib::topology::{detect_topology_format, parse_topology, TopologyFormat};
 use orcs::ib::{IbTopology, NodeKind, ParseError};
 use proptest::prelude::*;
@@ -34,9 +44,26 @@ fn samples() -> Option<PathBuf> {
     found
 }
 
+/// The shared ORCS-format folder (next to `fabrics/ib`), if present.
+fn orcs_samples() -> Option<PathBuf> {
+    samples()
+        .map(|ib| ib.join("../orcs"))
+        .filter(|p| p.is_dir())
+}
+
+/// A sample file's bytes, gunzipped when it ends in `.gz`.
 fn read(dir: &Path, rel: &str) -> Vec<u8> {
     let path = dir.join(rel);
-    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    if rel.ends_with(".gz") {
+        let mut out = Vec::new();
+        flate2::read::MultiGzDecoder::new(&bytes[..])
+            .read_to_end(&mut out)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        out
+    } else {
+        bytes
+    }
 }
 
 fn parse_bytes(bytes: &[u8]) -> Result<(IbTopology, TopologyFormat), ParseError> {
@@ -129,9 +156,9 @@ fn check_invariants(t: &IbTopology) {
         assert!(p.lmc <= 7 && p.base_lid <= 0xffff);
     }
     for x in &t.nodes {
-        assert_eq!(
-            x.lid.is_some(),
-            x.kind == NodeKind::Switch,
+        // Switches have a LID unless the format has none (ibsim net files).
+        assert!(
+            x.lid.is_none() || x.kind == NodeKind::Switch,
             "switch LIDs only"
         );
     }
@@ -335,17 +362,14 @@ fn option_variants_and_node_name_map() {
     let spine = nnm.node_by_guid(0x200004).unwrap() as usize;
     assert_eq!(nnm.nodes[spine].description, "spine-A");
 
-    // `-l` node lists and `-p` ports reports are not topologies: clear errors.
+    // `-l` node lists are not topologies: a clear error.
     let e = parse_bytes(&read(&dir, &format!("{base}/ibnetdiscover-l.txt"))).unwrap_err();
     assert_eq!(e.line, 1);
     assert!(e.message.contains("ibnetdiscover -l"), "{e}");
-    for p in [
-        "generated/ft-4ary2/minhop/ibnetdiscover-p.txt",
-        "generated/misc/router-2porthca/ibnetdiscover-p.txt",
-    ] {
-        let e = parse_bytes(&read(&dir, p)).unwrap_err();
-        assert_eq!(e.line, 1);
-        assert!(e.message.contains("ibnetdiscover -p"), "{p}: {e}");
+    for list in ["ibswitches.txt", "ibhosts.txt"] {
+        let e = parse_bytes(&read(&dir, &format!("{base}/{list}"))).unwrap_err();
+        assert_eq!(e.line, 1, "{list}");
+        assert!(e.message.contains("node list"), "{list}: {e}");
     }
 }
 
@@ -369,8 +393,7 @@ fn real_subnet_lst() {
 }
 
 /// Every topology dump in the shared folder: the parse succeeds (or, for the node lists,
-/// ports reports and ibsim inputs, fails cleanly) and detection from the first 256 bytes
-/// agrees with the parser's choice.
+/// fails cleanly) and detection from the first 4 KiB agrees with the parser's choice.
 #[test]
 fn every_topology_sample() {
     let Some(dir) = samples() else { return };
@@ -387,32 +410,28 @@ fn every_topology_sample() {
         }
     }
     files.sort();
-    let (mut ok, mut rejected) = (0, 0);
+    let mut by_format: BTreeMap<String, usize> = BTreeMap::new();
+    let mut rejected = 0;
     for path in files {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        let parent = path
-            .parent()
-            .unwrap()
-            .file_name()
-            .unwrap()
-            .to_string_lossy();
         let is_topology = name.starts_with("ibnetdiscover")
             || name.ends_with(".lst")
-            || name.ends_with(".topofile");
-        let is_ibsim_net = parent == "ibsim-net-examples" && name.starts_with("net");
-        if !is_topology && !is_ibsim_net {
+            || name.ends_with(".topofile")
+            || name == "net"
+            || name.starts_with("net.");
+        if !is_topology {
             continue;
         }
         let bytes = std::fs::read(&path).unwrap();
         let result = parse_bytes(&bytes);
-        let expect_ok = is_topology && !name.ends_with("-l.txt") && !name.ends_with("-p.txt");
+        let expect_ok = !name.ends_with("-l.txt");
         match result {
             Ok((t, f)) => {
                 assert!(expect_ok, "{} should be rejected", path.display());
                 check_invariants(&t);
-                let head = &bytes[..bytes.len().min(256)];
+                let head = &bytes[..bytes.len().min(4096)];
                 assert_eq!(detect_topology_format(head), Some(f), "{}", path.display());
-                ok += 1;
+                *by_format.entry(f.to_string()).or_default() += 1;
             }
             Err(e) => {
                 assert!(!expect_ok, "{}: {e}", path.display());
@@ -421,11 +440,353 @@ fn every_topology_sample() {
             }
         }
     }
-    // Accepted: the 22 runs' ibnetdiscover.txt + opensm-subnet.lst, ibnetdiscover-s.txt,
-    // router-2porthca's two, the -f/-g/-m/nnm variants, X5, the man page, subnet.lst.
-    // Rejected: the -l node list, three -p ports reports, the five ibsim net files (ibsim
-    // inputs name nodes freely instead of by GUID).
-    assert_eq!((ok, rejected), (2 * 22 + 1 + 2 + 4 + 1 + 1 + 1, 1 + 3 + 5));
+    // ibnetdiscover: the 22 runs' ibnetdiscover.txt, ibnetdiscover-s.txt, router-2porthca's,
+    // the -f/-g/-m/nnm variants, X5 and the man page; .lst: the 22 runs', router-2porthca's
+    // and subnet.lst; ibsim nets: the 5 examples, the 4 generated topologies and
+    // router-2porthca's; ports reports: the three -p files. Rejected: the -l node list.
+    let want: BTreeMap<String, usize> = [
+        ("ibnetdiscover output", 22 + 1 + 1 + 4 + 1 + 1),
+        (".lst link list", 22 + 1 + 1),
+        ("ibsim net file", 5 + 4 + 1),
+        ("ibnetdiscover -p ports report", 3),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    assert_eq!(by_format, want);
+    assert_eq!(rejected, 1);
+}
+
+/// (guid, kind, description, port count) per node, sorted by GUID: what every format
+/// agrees on (LIDs aside).
+fn node_ids(t: &IbTopology) -> Vec<(u64, NodeKind, String, u32)> {
+    let mut v: Vec<_> = t
+        .nodes
+        .iter()
+        .map(|n| (n.guid, n.kind, n.description.clone(), n.num_ports))
+        .collect();
+    v.sort();
+    v
+}
+
+/// (node GUID, port) → port GUID of every CA/router port entry.
+fn port_guids(t: &IbTopology) -> BTreeMap<(u64, u32), Option<u64>> {
+    port_lids(t).into_iter().map(|(k, v)| (k, v.0)).collect()
+}
+
+/// ibsim's own examples: counts and GUIDs as ibsim 0.10 assigns them (the spec's §3 quotes
+/// `H-0000000000100003` for Hca2 and `H-0000000000100009` for Hca4 of `net.2sw2path4hca`).
+#[test]
+fn ibsim_net_examples() {
+    let Some(dir) = samples() else { return };
+    // (file, switches, CAs, routers, links, cabled CA ports), counted by hand.
+    let cases = [
+        ("net", 2, 2, 0, 4, 2),
+        ("net.1", 1, 2, 0, 2, 2),
+        ("net.2sw2path", 2, 2, 0, 4, 2),
+        ("net.2sw2path4hca", 2, 4, 0, 6, 4),
+        ("net.2sw2path4hca2port", 2, 2, 0, 6, 4),
+    ];
+    for (file, sw, ca, rt, links, ports) in cases {
+        let (t, f) = load(&dir, &format!("public/ibsim-net-examples/{file}"));
+        assert_eq!(f, TopologyFormat::IbsimNet, "{file}");
+        assert_eq!(counts(&t), (sw, ca, rt, links, ports), "{file}");
+        assert!(t.port_lids.iter().all(|p| p.base_lid == 0), "{file}");
+        assert!(t.nodes.iter().all(|n| n.lid.is_none()), "{file}");
+        // Every example declares 8-port switches and 2-port HCAs.
+        for n in &t.nodes {
+            let want = if n.kind == NodeKind::Switch { 8 } else { 2 };
+            assert_eq!(n.num_ports, want, "{file}: {}", n.description);
+        }
+    }
+    let (t, _) = load(&dir, "public/ibsim-net-examples/net.2sw2path4hca");
+    let by_desc: BTreeMap<&str, u64> = t
+        .nodes
+        .iter()
+        .map(|n| (n.description.as_str(), n.guid))
+        .collect();
+    let want: BTreeMap<&str, u64> = [
+        ("Switch1", 0x200000),
+        ("Switch2", 0x200001),
+        ("Hca1", 0x100000),
+        ("Hca2", 0x100003),
+        ("Hca3", 0x100006),
+        ("Hca4", 0x100009),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(by_desc, want);
+    let links = guid_links(&t);
+    assert!(links.contains(&((0x100009, 1), (0x200001, 2))));
+    // The parallel switch cables of the spec's example (ports 3 and 5).
+    assert!(links.contains(&((0x200000, 3), (0x200001, 3))));
+    assert!(links.contains(&((0x200000, 5), (0x200001, 5))));
+    // Both ports of the 2-port HCAs.
+    let (t, _) = load(&dir, "public/ibsim-net-examples/net.2sw2path4hca2port");
+    let pg = port_guids(&t);
+    assert_eq!(pg[&(0x100000, 1)], Some(0x100001));
+    assert_eq!(pg[&(0x100000, 2)], Some(0x100002));
+    assert_eq!(pg[&(0x100003, 2)], Some(0x100005));
+}
+
+/// The generator's `guids.txt` (name → node GUID → port GUID), as a map.
+fn guids_txt(text: &str) -> BTreeMap<String, (u64, u64)> {
+    let hex = |s: &str| u64::from_str_radix(s.trim_start_matches("0x"), 16).unwrap();
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            assert_eq!(f.len(), 3, "{l}");
+            (f[0].to_string(), (hex(f[1]), hex(f[2])))
+        })
+        .collect()
+}
+
+/// The GUIDs assigned to each generated net file are those of ibsim, as listed in the
+/// run's `guids.txt` (node and port GUID per name).
+#[test]
+fn generated_nets_get_ibsims_guids() {
+    let Some(dir) = samples() else { return };
+    for (topo, switches, cas, links) in RUNS {
+        let (t, f) = load(&dir, &format!("generated/{topo}/net"));
+        assert_eq!(f, TopologyFormat::IbsimNet, "{topo}");
+        assert_eq!(counts(&t), (switches, cas, 0, links, cas), "{topo}");
+        let want = guids_txt(
+            &String::from_utf8(read(&dir, &format!("generated/{topo}/guids.txt"))).unwrap(),
+        );
+        assert_eq!(want.len(), switches + cas, "{topo}");
+        let mut got = BTreeMap::new();
+        for (i, n) in t.nodes.iter().enumerate() {
+            let port_guid = if n.kind == NodeKind::Switch {
+                n.guid
+            } else {
+                // Every generated CA has one port, cabled.
+                let p: Vec<_> = t.port_lids.iter().filter(|p| p.node == i as u32).collect();
+                assert_eq!(p.len(), 1, "{topo}: {}", n.description);
+                assert_eq!(p[0].port, 1);
+                p[0].guid.unwrap()
+            };
+            got.insert(n.description.clone(), (n.guid, port_guid));
+        }
+        assert_eq!(got, want, "{topo}");
+    }
+}
+
+/// For every generated run: the net file, read with ibsim's GUIDs, is the fabric
+/// `ibnetdiscover` found in the simulation (same nodes, descriptions, port GUIDs and
+/// links), and the run's `guid2lid` supplies exactly the LIDs `ibnetdiscover` shows.
+#[test]
+fn generated_runs_net_file_equals_ibnetdiscover() {
+    let Some(dir) = samples() else { return };
+    let mut checked = 0;
+    let mut compare = |net_rel: &str, run: &Path| {
+        let rel = |f: &str| {
+            run.join(f)
+                .strip_prefix(&dir)
+                .unwrap()
+                .display()
+                .to_string()
+        };
+        let name = run.display().to_string();
+        let (net, _) = load(&dir, net_rel);
+        let (ibn, _) = load(&dir, &rel("ibnetdiscover.txt"));
+        assert_eq!(guid_links(&net), guid_links(&ibn), "{name}");
+        assert_eq!(node_ids(&net), node_ids(&ibn), "{name}");
+        assert_eq!(port_guids(&net), port_guids(&ibn), "{name}");
+        // The LIDs come from guid2lid, joined on port GUIDs and switch node GUIDs.
+        let g2l: BTreeMap<u64, (u32, u32)> = parse_guid2lid(&read(&dir, &rel("guid2lid"))[..])
+            .unwrap()
+            .into_iter()
+            .map(|(g, lo, hi)| (g, (lo, hi)))
+            .collect();
+        let ibn_lids = port_lids(&ibn);
+        for p in &net.port_lids {
+            let node = net.nodes[p.node as usize].guid;
+            let (lo, hi) = g2l[&p.guid.unwrap()];
+            let (_, base, lmc) = ibn_lids[&(node, p.port)];
+            assert_eq!((lo, hi), (base, base + (1 << lmc) - 1), "{name}");
+        }
+        for n in net.nodes.iter().filter(|n| n.kind == NodeKind::Switch) {
+            let i = ibn.node_by_guid(n.guid).unwrap() as usize;
+            let lid = ibn.nodes[i].lid.unwrap();
+            assert_eq!(g2l[&n.guid], (lid, lid), "{name}");
+        }
+        checked += 1;
+    };
+    for (topo, _, _, _) in RUNS {
+        for run in run_dirs(&dir, topo) {
+            compare(&format!("generated/{topo}/net"), &run);
+        }
+    }
+    compare(
+        "generated/misc/router-2porthca/net",
+        &dir.join("generated/misc/router-2porthca"),
+    );
+    assert_eq!(checked, 9 + 3 + 4 + 6 + 1);
+}
+
+/// The ORCS-format samples: each `.net` (ibsim input of that pipeline) gives ibsim's
+/// GUIDs, checked against the `ibnetdiscover` output of the same simulation where it was
+/// kept; the big ones are checked by size (PROVENANCE.md: hosts, switches, directed edges
+/// = 2 × links).
+#[test]
+fn orcs_net_files() {
+    let Some(orcs) = orcs_samples() else { return };
+    for (net, ibn) in [
+        ("ft4-2/ft4-2.net", "ft4-2/ibnetdiscover.txt"),
+        ("ft8-3/ft8-3.net", "ft8-3/ibnetdiscover.txt.gz"),
+    ] {
+        let (t, f) = parse_topology(&read(&orcs, net)[..]).unwrap();
+        assert_eq!(f, TopologyFormat::IbsimNet, "{net}");
+        check_invariants(&t);
+        let (u, f) = parse_topology(&read(&orcs, ibn)[..]).unwrap();
+        assert_eq!(f, TopologyFormat::Ibnetdiscover, "{ibn}");
+        assert_eq!(guid_links(&t), guid_links(&u), "{net}");
+        assert_eq!(node_ids(&t), node_ids(&u), "{net}");
+        assert_eq!(port_guids(&t), port_guids(&u), "{net}");
+    }
+    // (file, hosts, switches, directed edges)
+    for (net, hosts, switches, edges) in [
+        ("ft4-2/ft4-2.net", 16, 8, 64),
+        ("ft8-3/ft8-3.net", 512, 192, 3072),
+        ("ft12-3/ft12-3.net.gz", 1728, 432, 10368),
+        ("ft16-3/ft16-3.net.gz", 4096, 768, 24576),
+    ] {
+        let (t, f) = parse_topology(&read(&orcs, net)[..]).unwrap();
+        assert_eq!(f, TopologyFormat::IbsimNet, "{net}");
+        check_invariants(&t);
+        assert_eq!(counts(&t), (switches, hosts, 0, edges / 2, hosts), "{net}");
+        // Hosts `H%05d` get CA GUIDs 0x100000 + 2·h in file order (one port each).
+        let h = t.node_by_guid(0x100000 + 2 * (hosts as u64 - 1)).unwrap() as usize;
+        assert_eq!(
+            t.nodes[h].description,
+            format!("H{:05}", hosts - 1),
+            "{net}"
+        );
+    }
+}
+
+/// What `orcs convert -i fabric.dot -o x.net` writes (`write_ibsim_net`) parses back to
+/// the same cabling as the ibsim input the dot file was routed on.
+#[test]
+fn written_net_file_round_trip() {
+    let Some(orcs) = orcs_samples() else { return };
+    let path = orcs.join("ft4-2/ft4-2.ftree.orcs.dot");
+    let loaded =
+        orcs::fabric::load_routed_fabric(path.to_str().unwrap(), Default::default()).unwrap();
+    let mut bytes = Vec::new();
+    orcs::fabric::write::write_ibsim_net(&mut bytes, &loaded.fabric).unwrap();
+    let (written, f) = parse_topology(&bytes[..]).unwrap();
+    assert_eq!(f, TopologyFormat::IbsimNet);
+    check_invariants(&written);
+    let (original, _) = parse_topology(&read(&orcs, "ft4-2/ft4-2.net")[..]).unwrap();
+    assert_eq!(counts(&written), counts(&original));
+    // Node order (and so GUIDs) may differ; descriptions (the names) and ports may not.
+    let named = |t: &IbTopology| -> BTreeSet<((String, u32), (String, u32))> {
+        t.links
+            .iter()
+            .map(|l| {
+                let d = |i: u32| t.nodes[i as usize].description.clone();
+                let (a, b) = ((d(l.a.0), l.a.1), (d(l.b.0), l.b.1));
+                if a < b {
+                    (a, b)
+                } else {
+                    (b, a)
+                }
+            })
+            .collect()
+    };
+    assert_eq!(named(&written), named(&original));
+}
+
+/// ibnetdiscover output is a valid ibsim net file: read as one (ibsim's way, with the
+/// `switchguid=`/`caguid=`/`rtguid=` lines setting the GUIDs), it gives the nodes and links
+/// the ibnetdiscover parser reads, LIDs aside.
+#[test]
+fn ibnetdiscover_output_read_as_a_net_file() {
+    let Some(dir) = samples() else { return };
+    for rel in [
+        "public/hpc-toolset-x5/X5.topofile",
+        "public/infiniband-diags-man/ibnetdiscover-example-2007.txt",
+        "generated/misc/router-2porthca/ibnetdiscover.txt",
+        "generated/misc/nnm-and-list-options/ibnetdiscover-g.txt",
+        "generated/misc/nnm-and-list-options/ibnetdiscover-f.txt",
+        "generated/ft-4ary3/dfsssp/ibnetdiscover.txt",
+    ] {
+        let bytes = read(&dir, rel);
+        let ibn = parse_ibnetdiscover(&bytes[..]).unwrap();
+        let net = parse_ibsim_net(&bytes[..]).unwrap_or_else(|e| panic!("{rel}: {e}"));
+        check_invariants(&net);
+        assert_eq!(guid_links(&net), guid_links(&ibn), "{rel}");
+        assert_eq!(node_ids(&net), node_ids(&ibn), "{rel}");
+        assert_eq!(port_guids(&net), port_guids(&ibn), "{rel}");
+    }
+}
+
+/// The ports reports give the fabric of the default output of the same run: nodes (CA
+/// node GUIDs derived from port GUIDs), links, switch LIDs and CA port base LIDs.
+#[test]
+fn ports_reports_equal_ibnetdiscover() {
+    let Some(dir) = samples() else { return };
+    // (report, ibnetdiscover output, switches, CAs, routers, links, cabled CA ports)
+    let cases = [
+        ("generated/ft-4ary2/minhop", 8, 16, 0, 32, 16),
+        ("generated/ft-4ary2/minhop-lmc2", 8, 16, 0, 32, 16),
+        ("generated/misc/router-2porthca", 1, 2, 1, 4, 4),
+    ];
+    for (run, sw, ca, rt, links, ports) in cases {
+        let (p, f) = load(&dir, &format!("{run}/ibnetdiscover-p.txt"));
+        assert_eq!(f, TopologyFormat::PortsReport, "{run}");
+        assert_eq!(counts(&p), (sw, ca, rt, links, ports), "{run}");
+        let (t, _) = load(&dir, &format!("{run}/ibnetdiscover.txt"));
+        assert_eq!(guid_links(&p), guid_links(&t), "{run}");
+        // Same nodes; the report has no CA port counts (0) and the LIDs of its own lines.
+        let strip = |v: Vec<(u64, NodeKind, String, u32, Option<u32>)>| {
+            v.into_iter()
+                .map(|(g, k, d, n, l)| (g, k, d, if k == NodeKind::Switch { n } else { 0 }, l))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(nodes(&p), strip(nodes(&t)), "{run}");
+        // CA port GUIDs and base LIDs agree; the report shows no LMC.
+        let no_lmc = |m: BTreeMap<(u64, u32), (Option<u64>, u32, u8)>| {
+            m.into_iter()
+                .map(|(k, (g, b, _))| (k, (g, b)))
+                .collect::<BTreeMap<_, _>>()
+        };
+        assert_eq!(no_lmc(port_lids(&p)), no_lmc(port_lids(&t)), "{run}");
+        assert!(p.port_lids.iter().all(|x| x.lmc == 0));
+    }
+}
+
+/// Every OpenSM `guid2lid` in the generated runs parses into the entries a plain split
+/// reads (one per switch and CA port), in file order.
+#[test]
+fn guid2lid_files() {
+    let Some(dir) = samples() else { return };
+    let mut files = 0;
+    let mut runs: Vec<(PathBuf, usize)> = Vec::new();
+    for (topo, switches, cas, _) in RUNS {
+        runs.extend(
+            run_dirs(&dir, topo)
+                .into_iter()
+                .map(|r| (r, switches + cas)),
+        );
+    }
+    runs.push((dir.join("generated/misc/router-2porthca"), 1 + 3 + 1));
+    for (run, entries) in runs {
+        let text = std::fs::read_to_string(run.join("guid2lid")).unwrap();
+        let parsed = parse_guid2lid(text.as_bytes()).unwrap();
+        assert_eq!(parsed.len(), entries, "{}", run.display());
+        let plain = guid2lid(&text);
+        let as_map: BTreeMap<u64, (u32, u32)> =
+            parsed.iter().map(|&(g, lo, hi)| (g, (lo, hi))).collect();
+        assert_eq!(as_map, plain, "{}", run.display());
+        // File order is kept: the first entry is the first line's.
+        let first = text.split_whitespace().next().unwrap();
+        assert_eq!(format!("0x{:016x}", parsed[0].0), first);
+        files += 1;
+    }
+    assert_eq!(files, 22 + 1);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -477,12 +838,51 @@ const LST: &str = "\
 { CA-SM Ports:01 SystemGUID:0000000000100003 NodeGUID:0000000000100003 PortGUID:0000000000100004 VenID:000000 DevID:0000 Rev:000000A1 {Hca2 # x} LID:0001 PN:01 } { SW Ports:08 SystemGUID:0000000000200000 NodeGUID:0000000000200000 PortGUID:0000000000200000 VenID:00000000 DevID:0000 Rev:000000A1 {Switch1} LID:0002 PN:04 } PHY=4x LOG=ACT SPD=2.5
 ";
 
-/// The texts the file-based properties run on: the two built-in ones, plus real samples
-/// when the shared folder is present.
+/// A small ports report (router + 2-port HCA), always available.
+const PORTS: &str = "\
+RT     4  1 0x0000000000300001 4x SDR - SW     2  3 0x0000000000200000 ( 'Router1' - 'Switch1' )
+CA     5  2 0x0000000000100002 4x SDR - SW     2  2 0x0000000000200000 ( 'Hca1' - 'Switch1' )
+CA     3  1 0x0000000000100001 4x SDR - SW     2  1 0x0000000000200000 ( 'Hca1' - 'Switch1' )
+SW     2  8 0x0000000000200000 4x SDR                                    'Switch1'
+SW     2  4 0x0000000000200000 4x SDR - CA     1  1 0x0000000000100004 ( 'Switch1' - 'Hca2 # x' )
+SW     2  3 0x0000000000200000 4x SDR - RT     4  1 0x0000000000300001 ( 'Switch1' - 'Router1' )
+SW     2  2 0x0000000000200000 4x SDR - CA     5  2 0x0000000000100002 ( 'Switch1' - 'Hca1' )
+SW     2  1 0x0000000000200000 4x SDR - CA     3  1 0x0000000000100001 ( 'Switch1' - 'Hca1' )
+CA     1  1 0x0000000000100004 4x SDR - SW     2  4 0x0000000000200000 ( 'Hca2 # x' - 'Switch1' )
+";
+
+/// The same fabric as an ibsim net file, always available.
+const NET: &str = "# router + 2-port HCA
+Switch\t8 \"Switch1\"
+[1]\t\"Hca1\"[1]
+[2]\t\"Hca1\"[2]
+[3]\t\"Router1\"[1]
+[4]\t\"Hca2\"[1]
+
+Hca\t2 \"Hca1\"
+[1]\t\"Switch1\"[1]
+[2]\t\"Switch1\"[2]
+
+caguid=0x100003
+Hca\t1 \"Hca2\" # \"Hca2 # x\"
+[1]\t\"Switch1\"[4]
+
+rtguid=0x300000
+Rt\t2 \"Router1\"
+[1]\t\"Switch1\"[3]
+";
+
+/// The texts of the strict formats (ibnetdiscover, `.lst`, ports report), on which a cut
+/// inside a record line is always an error at that line: the built-in ones, plus real
+/// samples when the shared folder is present.
 fn corpus() -> &'static [Vec<u8>] {
     static CORPUS: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
     CORPUS.get_or_init(|| {
-        let mut v = vec![IBN.as_bytes().to_vec(), LST.as_bytes().to_vec()];
+        let mut v = vec![
+            IBN.as_bytes().to_vec(),
+            LST.as_bytes().to_vec(),
+            PORTS.as_bytes().to_vec(),
+        ];
         if let Some(dir) = samples() {
             for rel in [
                 "public/hpc-toolset-x5/X5.topofile",
@@ -493,6 +893,31 @@ fn corpus() -> &'static [Vec<u8>] {
                 "generated/misc/nnm-and-list-options/ibnetdiscover-f.txt",
                 "generated/misc/nnm-and-list-options/ibnetdiscover-g.txt",
                 "generated/misc/router-2porthca/ibnetdiscover.txt",
+                "generated/ft-4ary2/minhop-lmc2/ibnetdiscover-p.txt",
+                "generated/misc/router-2porthca/ibnetdiscover-p.txt",
+            ] {
+                v.push(read(&dir, rel));
+            }
+        }
+        v
+    })
+}
+
+/// Every text the never-panic properties run on: [`corpus`], ibsim net files (lenient by
+/// ibsim's design: a port line cut after the remote id means remote port 1) and `guid2lid`
+/// files.
+fn all_texts() -> &'static [Vec<u8>] {
+    static ALL: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut v = corpus().to_vec();
+        v.push(NET.as_bytes().to_vec());
+        v.push(b"0x0000000000100004 0x0001 0x0001\n\n0x0000000000200000 0x0002 0x0002\n".to_vec());
+        if let Some(dir) = samples() {
+            for rel in [
+                "public/ibsim-net-examples/net.2sw2path4hca2port",
+                "generated/ft-2ary3/net",
+                "generated/misc/router-2porthca/net",
+                "generated/ft-4ary2/minhop-lmc2/guid2lid",
             ] {
                 v.push(read(&dir, rel));
             }
@@ -512,7 +937,8 @@ fn record_lines(text: &[u8]) -> Vec<(u32, usize, std::ops::Range<usize>)> {
         let header = ["Switch", "Ca", "Hca", "Rt"]
             .iter()
             .any(|kw| trimmed.starts_with(kw) && trimmed[kw.len()..].starts_with([' ', '\t']));
-        if trimmed.starts_with('[') || header {
+        let ports_report = ["SW ", "CA ", "RT "].iter().any(|w| trimmed.starts_with(w));
+        if trimmed.starts_with('[') || header || ports_report {
             // Any cut strictly inside the line (the full line parses).
             out.push((i as u32 + 1, start, 1..trimmed.len()));
         } else if trimmed.starts_with('{') {
@@ -526,23 +952,35 @@ fn record_lines(text: &[u8]) -> Vec<(u32, usize, std::ops::Range<usize>)> {
 }
 
 /// Every entry point on the same bytes: none may panic; successes must be well-formed.
-/// The `.lst` parser also gets the bytes behind a `{ ` prefix, and the ibnetdiscover
-/// parser behind a `#` line, so both parsers see every input whatever it is detected as.
+/// Each parser also gets the bytes directly, whatever they are detected as.
 fn parse_everything(bytes: &[u8]) {
     let _ = detect_topology_format(bytes);
-    for prefix in [&b""[..], b"#\n", b"{ "] {
-        let mut input = prefix.to_vec();
-        input.extend_from_slice(bytes);
-        if let Ok((t, _)) = parse_topology(&input[..]) {
+    if let Ok((t, _)) = parse_topology(bytes) {
+        check_invariants(&t);
+    }
+    type Parser = fn(&[u8]) -> Result<IbTopology, ParseError>;
+    let parsers: [Parser; 4] = [
+        |b| parse_ibnetdiscover(b),
+        |b| parse_lst(b),
+        |b| parse_ibsim_net(b),
+        |b| parse_ports_report(b),
+    ];
+    for parse in parsers {
+        if let Ok(t) = parse(bytes) {
             check_invariants(&t);
         }
+    }
+    if let Ok(entries) = parse_guid2lid(bytes) {
+        assert!(entries
+            .iter()
+            .all(|&(_, lo, hi)| 1 <= lo && lo <= hi && hi < 0xc000));
     }
     let _ = parse_node_name_map(bytes);
 }
 
 /// Fragments for the token-soup property: pieces of every construct, so random
 /// sequences reach deep into the parsers.
-const FRAGMENTS: [&str; 48] = [
+const FRAGMENTS: [&str; 60] = [
     "\n",
     "\n",
     "\n",
@@ -591,6 +1029,18 @@ const FRAGMENTS: [&str; 48] = [
     "} ",
     "PHY=4x LOG=ACT",
     "0x0000000000200000 \"leaf\"",
+    "SW     2  8 0x0000000000200000 4x SDR",
+    "CA     1  1 0x0000000000100004 4x SDR",
+    " - CA     1  1 0x0000000000100004 ( 'a' - 'b' )",
+    " - SW     2  8 0x0000000000200000 ( 'b' - 'a' )",
+    "                                    'Switch1'",
+    "\"sw1\"",
+    "\"node001\"",
+    "switchguid+1\n",
+    "module=\"m\"\n",
+    "include \"x\"\n",
+    "0x0000000000100004 0x0001 0x0001\n",
+    "@[1] \"a\"",
 ];
 
 proptest! {
@@ -616,7 +1066,7 @@ proptest! {
         which in any::<proptest::sample::Index>(),
         at in any::<proptest::sample::Index>(),
     ) {
-        let corpus = corpus();
+        let corpus = all_texts();
         let text = &corpus[which.index(corpus.len())];
         let cut = at.index(text.len() + 1);
         parse_everything(&text[..cut]);
@@ -652,7 +1102,7 @@ proptest! {
         edits in proptest::collection::vec(
             (any::<proptest::sample::Index>(), 0u8..3, any::<u8>()), 1..12),
     ) {
-        let corpus = corpus();
+        let corpus = all_texts();
         let mut bytes = corpus[which.index(corpus.len())].clone();
         for (at, op, byte) in edits {
             let i = at.index(bytes.len() + 1);
@@ -672,12 +1122,12 @@ proptest! {
     /// is accepted).
     #[test]
     fn one_byte_edit_never_changes_the_cabling_silently(
-        which in 0usize..2,
+        which in 0usize..3,
         line_pick in any::<proptest::sample::Index>(),
         pos_pick in any::<proptest::sample::Index>(),
         byte in proptest::sample::select(&b"0123456789abcdefx[]{}()\"#: \tSHRC-"[..]),
     ) {
-        let text = [IBN, LST][which].as_bytes();
+        let text = [IBN, LST, PORTS][which].as_bytes();
         let original = parse_topology(text).unwrap().0;
         let lines = record_lines(text);
         let (line, start, cuts) = lines[line_pick.index(lines.len())].clone();
@@ -698,11 +1148,11 @@ proptest! {
     /// is cross-checked against the other end of the link or the node's record.
     #[test]
     fn one_byte_edit_of_a_port_or_guid_is_an_error(
-        which in 0usize..2,
+        which in 0usize..3,
         field_pick in any::<proptest::sample::Index>(),
         repl_pick in any::<proptest::sample::Index>(),
     ) {
-        let text = [IBN, LST][which].as_bytes();
+        let text = [IBN, LST, PORTS][which].as_bytes();
         let fields = structural_bytes(text);
         let (i, class) = fields[field_pick.index(fields.len())];
         let choices: Vec<u8> = class.iter().copied().filter(|&b| b != text[i]).collect();
@@ -726,7 +1176,8 @@ const LETTERS: &[u8] = b"SHR";
 /// Byte offsets (and replacement classes) of the cross-checked fields of the record
 /// lines of a built-in sample: in ibnetdiscover text, port numbers in `[…]`, GUIDs in
 /// `(…)` and node ids `"X-<16 hex>"` before the `#` comment; in `.lst` text, `NodeGUID`,
-/// `PN` and, for CA/router ends, `PortGUID` values.
+/// `PN` and, for CA/router ends, `PortGUID` values; in a ports report, the LID, port and
+/// GUID digits of both ends of the lines of connected ports.
 fn structural_bytes(text: &[u8]) -> Vec<(usize, &'static [u8])> {
     let mut out = Vec::new();
     let mut start = 0;
@@ -737,7 +1188,34 @@ fn structural_bytes(text: &[u8]) -> Vec<(usize, &'static [u8])> {
                 i += 1;
             }
         };
-        if line.first() == Some(&b'{') {
+        let connected_port_line = [&b"SW "[..], b"CA ", b"RT "]
+            .iter()
+            .any(|w| line.starts_with(w))
+            && line.windows(3).any(|w| w == b" - ");
+        if connected_port_line {
+            // Both ends: `<type> <lid> <port> 0x<guid> <width> <speed> - <type> <lid> <port>
+            // 0x<guid>`, before the `(` of the descriptions; the LID, port and GUID words
+            // (1, 2, 3, 8, 9, 10) are cross-checked, the width and speed are not.
+            let end = line.iter().position(|&b| b == b'(').unwrap();
+            let mut words = Vec::new();
+            let mut i = 0;
+            while i < end {
+                if line[i] == b' ' {
+                    i += 1;
+                    continue;
+                }
+                words.push(i);
+                while i < end && line[i] != b' ' {
+                    i += 1;
+                }
+            }
+            for w in [1, 2, 8, 9] {
+                digits_from(words[w], DIGITS, &mut out);
+            }
+            for w in [3, 10] {
+                digits_from(words[w] + 2, HEX, &mut out);
+            }
+        } else if line.first() == Some(&b'{') {
             let s = std::str::from_utf8(line).unwrap();
             let mut switch_end = false;
             for (i, _) in s.char_indices() {

@@ -51,9 +51,9 @@ const CA_HEADER_EXAMPLE: &str = "`Ca\\t2 \"H-0000000000100000\"\\t\\t# \"Hca1\"`
 const RT_HEADER_EXAMPLE: &str = "`Rt\\t2 \"R-0000000000300000\"\\t\\t# \"Router1\"`";
 
 /// Link widths `ibnetdiscover` prints (`get_linkwidth_str`).
-const WIDTHS: [&[u8]; 6] = [b"12x", b"1x", b"2x", b"4x", b"8x", b"??"];
+pub(super) const WIDTHS: [&[u8]; 6] = [b"12x", b"1x", b"2x", b"4x", b"8x", b"??"];
 /// Link speeds `ibnetdiscover` prints (`get_linkspeed_str` and the extended speeds).
-const SPEEDS: [&[u8]; 10] = [
+pub(super) const SPEEDS: [&[u8]; 10] = [
     b"SDR", b"DDR", b"QDR", b"FDR10", b"FDR", b"EDR", b"HDR", b"NDR", b"XDR", b"???",
 ];
 

@@ -153,8 +153,11 @@ pub struct ParseError {
 }
 
 pub mod convert;
+pub mod guid2lid;
 pub mod ibnetdiscover;
+pub mod ibsim_net;
 pub mod lft;
 pub mod lst;
 pub mod node_name_map;
+pub mod ports_report;
 pub mod topology;

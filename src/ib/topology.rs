@@ -1,14 +1,31 @@
 //! Topology input: format detection from the content, then the matching parser
-//! ([`super::ibnetdiscover`] or [`super::lst`]).
+//! ([`super::ibnetdiscover`], [`super::lst`], [`super::ibsim_net`] or
+//! [`super::ports_report`]).
 //!
 //! The format is decided by the first *decisive* line, skipping blank lines and anything
 //! unknown (such as the `-s` progress lines of old `ibnetdiscover` versions, or `-g`
 //! section titles):
 //!
 //! * a line starting with `{` means an OpenSM/ibdiagnet `.lst` link list;
-//! * a line starting with `#`, `[`, `vendid=`, `devid=`, `sysimgguid=`, `switchguid=`,
-//!   `caguid=`, `rtguid=`, `Switch`, `Ca`, `Hca` or `Rt` (followed by a blank), or
-//!   `DR path ` (an `ibnetdiscover -s` progress line) means `ibnetdiscover` output.
+//! * a line whose first word is `SW`, `CA` or `RT` followed by a number means an
+//!   `ibnetdiscover -p` ports report;
+//! * `# Topology file`, `# Initiated from node` or `DR path ` (an `ibnetdiscover -s`
+//!   progress line) means `ibnetdiscover` output;
+//! * a node header (`Switch`, `Ca`, `Hca` or `Rt`, a blank, the port count) means
+//!   `ibnetdiscover` output when its id is ibnetdiscover's `"S-…"`/`"H-…"`/`"R-…"` with 16
+//!   hex digits followed by a `#` comment, and an ibsim net file otherwise (ibsim names
+//!   nodes freely; ibsim also reads ibnetdiscover output, which is then parsed as such,
+//!   keeping its LIDs); a header followed by `:` is an `ibnetdiscover -l`/`ibswitches`/
+//!   `ibhosts` node list, handed to the ibnetdiscover parser for its error;
+//! * a port line `[N]` means `ibnetdiscover` output when it has a `(port GUID)` or a `#`
+//!   comment, and an ibsim net file otherwise;
+//! * ibsim's own keywords (`include`, `do`, `module=`, `hcaguids`, `width=`, `speed=`,
+//!   `extspeed=`, `pdebug=`, a GUID line with `+`) mean an ibsim net file.
+//!
+//! Other `#` lines, the ids lines (`vendid=`, `switchguid=`, …), a header without a port
+//! count and a port line whose peer is a cut-off `"S-…"` id are *weak*: they stand for
+//! `ibnetdiscover` output only when no decisive line follows (an input of comments only
+//! is then reported as ibnetdiscover output without node records).
 //!
 //! Complexity: detection reads only up to the first decisive line (the lines before it
 //! are kept in memory and handed on to the parser, so line numbers stay right); parsing is
@@ -27,6 +44,12 @@ pub enum TopologyFormat {
     Ibnetdiscover,
     /// An OpenSM `opensm-subnet.lst` or ibdiagnet `.lst` link list.
     Lst,
+    /// An ibsim net file ([`super::ibsim_net`]): GUIDs as ibsim assigns them, **no LIDs**
+    /// (take them from OpenSM's `guid2lid` file of the simulation,
+    /// [`super::guid2lid::parse_guid2lid`]).
+    IbsimNet,
+    /// An `ibnetdiscover -p` ports report ([`super::ports_report`]).
+    PortsReport,
 }
 
 impl fmt::Display for TopologyFormat {
@@ -34,29 +57,60 @@ impl fmt::Display for TopologyFormat {
         f.write_str(match self {
             TopologyFormat::Ibnetdiscover => "ibnetdiscover output",
             TopologyFormat::Lst => ".lst link list",
+            TopologyFormat::IbsimNet => "ibsim net file",
+            TopologyFormat::PortsReport => "ibnetdiscover -p ports report",
         })
     }
 }
 
+/// How strongly a line points at a format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// The line settles the format.
+    Decisive(TopologyFormat),
+    /// The format, unless a later line decides otherwise.
+    Weak(TopologyFormat),
+}
+
 /// Detects the topology format from the first bytes of an input (any amount; a cut last
-/// line is judged by what it has). `None` if no line in `first_bytes` is decisive — empty
-/// input, unknown text, or only `-s` noise so far. `O(first_bytes.len())`.
+/// line is judged by what it has): the first decisive line's format, else the first weak
+/// line's (see the module documentation). `None` if no line in `first_bytes` says
+/// anything — empty input, unknown text, or only `-s` noise so far.
+/// `O(first_bytes.len())`.
 pub fn detect_topology_format(first_bytes: &[u8]) -> Option<TopologyFormat> {
-    first_bytes.split(|&b| b == b'\n').find_map(classify_line)
+    let mut weak = None;
+    for line in first_bytes.split(|&b| b == b'\n') {
+        match classify_line(line) {
+            Some(Verdict::Decisive(f)) => return Some(f),
+            Some(Verdict::Weak(f)) => {
+                weak.get_or_insert(f);
+            }
+            None => {}
+        }
+    }
+    weak
 }
 
 /// Detects the format of `reader` (see [`detect_topology_format`]) and parses it with
-/// [`super::ibnetdiscover::parse_ibnetdiscover`] or [`super::lst::parse_lst`].
+/// [`super::ibnetdiscover::parse_ibnetdiscover`], [`super::lst::parse_lst`],
+/// [`super::ibsim_net::parse_ibsim_net`] or [`super::ports_report::parse_ports_report`].
 ///
-/// Errors: the parser's errors; an input with no decisive line is an error at the line of
-/// its first non-blank line (line 0 when the input is empty or blank), saying which
-/// formats are accepted. Never panics. Complexity: that of the chosen parser.
+/// An ibsim net file gives a topology without LIDs: no switch LIDs, and CA/router
+/// [`crate::ib::IbPortLid`]s with their port GUIDs but `base_lid` 0; its LIDs must come
+/// from elsewhere (OpenSM's `guid2lid` file of the same simulation,
+/// [`super::guid2lid::parse_guid2lid`]).
+///
+/// Errors: the parser's errors; an input with no decisive or weak line is an error at the
+/// line of its first non-blank line (line 0 when the input is empty or blank), saying
+/// which formats are accepted. Never panics. Complexity: that of the chosen parser; lines
+/// before the first decisive one are buffered.
 pub fn parse_topology<R: BufRead>(
     mut reader: R,
 ) -> Result<(IbTopology, TopologyFormat), ParseError> {
     let mut head = Vec::new();
     let mut line: u32 = 0;
     let mut first_text: Option<(u32, Vec<u8>)> = None;
+    let mut weak = None;
     let format = loop {
         let start = head.len();
         let n = reader
@@ -66,12 +120,16 @@ pub fn parse_topology<R: BufRead>(
                 message: format!("cannot read the input: {e}"),
             })?;
         if n == 0 {
-            break None;
+            break weak;
         }
         line = line.saturating_add(1);
         let text = head.get(start..).unwrap_or(&[]);
-        if let Some(format) = classify_line(text) {
-            break Some(format);
+        match classify_line(text) {
+            Some(Verdict::Decisive(format)) => break Some(format),
+            Some(Verdict::Weak(format)) => {
+                weak.get_or_insert(format);
+            }
+            None => {}
         }
         if first_text.is_none() && !trim(text).is_empty() {
             first_text = Some((line, trim(text).to_vec()));
@@ -84,6 +142,8 @@ pub fn parse_topology<R: BufRead>(
     let topology = match format {
         TopologyFormat::Ibnetdiscover => super::ibnetdiscover::parse_ibnetdiscover(chained)?,
         TopologyFormat::Lst => super::lst::parse_lst(chained)?,
+        TopologyFormat::IbsimNet => super::ibsim_net::parse_ibsim_net(chained)?,
+        TopologyFormat::PortsReport => super::ports_report::parse_ports_report(chained)?,
     };
     Ok((topology, format))
 }
@@ -91,22 +151,24 @@ pub fn parse_topology<R: BufRead>(
 /// The error for an input without a decisive line.
 fn unrecognized(first_text: Option<(u32, Vec<u8>)>) -> ParseError {
     const ACCEPTED: &str = "expected ibnetdiscover output (a `#` header, then `vendid=`, \
-        `Switch`/`Ca`/`Rt` and `[port]` lines) or an OpenSM/ibdiagnet `.lst` link list \
-        (lines like `{ SW Ports:08 … LID:0002 PN:05 } { … } PHY=4x LOG=ACT`)";
+        `Switch`/`Ca`/`Rt` and `[port]` lines), an OpenSM/ibdiagnet `.lst` link list \
+        (lines like `{ SW Ports:08 … LID:0002 PN:05 } { … } PHY=4x LOG=ACT`), an ibsim net \
+        file (`Switch\t8 \"sw1\"` then `[1]\t\"node1\"[1]` lines) or an `ibnetdiscover -p` \
+        ports report (lines like `CA    80  1 0x000000000010001f 4x SDR - SW    16  4 …`)";
     let Some((line, text)) = first_text else {
         return ParseError {
             line: 0,
             message: format!("the topology input is empty: {ACCEPTED}"),
         };
     };
-    let ports_report = matches!(text.get(..2), Some(b"CA" | b"SW" | b"RT"))
-        && text.get(2).is_some_and(|&b| b == b' ')
-        && trim(text.get(2..).unwrap_or(&[]))
-            .first()
-            .is_some_and(u8::is_ascii_digit);
-    let hint = if ports_report {
-        " (this looks like an `ibnetdiscover -p` ports report, which has no node records; \
-         use the default `ibnetdiscover` output)"
+    let words: Vec<&[u8]> = text
+        .split(|b| matches!(b, b' ' | b'\t'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let guid2lid = words.len() == 3 && words.iter().all(|w| w.starts_with(b"0x"));
+    let hint = if guid2lid {
+        " (this looks like an OpenSM `guid2lid` file, which maps port GUIDs to LIDs and has \
+         no links)"
     } else {
         ""
     };
@@ -129,20 +191,157 @@ fn trim(s: &[u8]) -> &[u8] {
     s.get(start..end).unwrap_or(&[])
 }
 
-/// The format a single line decides, if any.
-fn classify_line(line: &[u8]) -> Option<TopologyFormat> {
+/// `s` without leading blanks.
+fn skip_blanks(s: &[u8]) -> &[u8] {
+    let n = s.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+    s.get(n..).unwrap_or(&[])
+}
+
+/// What the id at the start of `s` (a header's id or a port line's peer) looks like:
+/// `Some(true)` for a complete ibnetdiscover id `"S-<16 hex>"` (or `H`, `R`), `Some(false)`
+/// for the cut-off start of one (the line ends inside it), `None` for anything else.
+fn ibnetdiscover_id(s: &[u8]) -> Option<bool> {
+    let rest = s.strip_prefix(b"\"")?;
+    if rest.is_empty() {
+        return Some(false);
+    }
+    if !matches!(rest.first(), Some(b'S' | b'H' | b'R')) {
+        return None;
+    }
+    let Some(rest) = rest.get(1..).and_then(|r| r.strip_prefix(b"-")) else {
+        return (rest.len() == 1).then_some(false);
+    };
+    let digits = rest.iter().take_while(|b| b.is_ascii_hexdigit()).count();
+    match rest.get(digits) {
+        None if digits <= 16 => Some(false),
+        Some(b'"') if digits == 16 => Some(true),
+        _ => None,
+    }
+}
+
+/// The verdict of a node header line `t` (trimmed, starting with a header keyword of
+/// length `len` followed by a blank or the end).
+fn classify_header(t: &[u8], len: usize) -> Verdict {
+    use TopologyFormat::{Ibnetdiscover as I, IbsimNet as N};
+    let rest = skip_blanks(t.get(len..).unwrap_or(&[]));
+    match rest.first() {
+        Some(b':') => return Verdict::Decisive(I),
+        Some(b) if b.is_ascii_digit() => {}
+        _ => return Verdict::Weak(I),
+    }
+    let digits = rest
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric())
+        .count();
+    let after = rest.get(digits..).unwrap_or(&[]);
+    let id = skip_blanks(after);
+    if after.len() == id.len() && !id.is_empty() {
+        // No blank after the count: not ibnetdiscover's layout.
+        return Verdict::Decisive(N);
+    }
+    match ibnetdiscover_id(id) {
+        Some(false) => Verdict::Weak(I),
+        Some(true) => {
+            let tail = skip_blanks(id.get(20..).unwrap_or(&[]));
+            if tail.is_empty() {
+                // A complete id and nothing more: a valid ibsim header, or ibnetdiscover
+                // output cut after the id; ibsim names are the likelier reading.
+                Verdict::Decisive(N)
+            } else if tail.first() == Some(&b'#') {
+                Verdict::Decisive(I)
+            } else {
+                Verdict::Decisive(N)
+            }
+        }
+        None if id.is_empty() => Verdict::Weak(I),
+        None => Verdict::Decisive(N),
+    }
+}
+
+/// The verdict of a port line `t` (trimmed, starting with `[`).
+fn classify_port(t: &[u8]) -> Verdict {
+    use TopologyFormat::{Ibnetdiscover as I, IbsimNet as N};
+    if t.contains(&b'#') || t.contains(&b'(') {
+        return Verdict::Decisive(I);
+    }
+    let peer = t
+        .iter()
+        .position(|&b| b == b'"')
+        .and_then(|i| t.get(i..))
+        .unwrap_or(&[]);
+    match ibnetdiscover_id(peer) {
+        // Ibnetdiscover output cut before its comment, or an empty tail.
+        _ if peer.is_empty() => Verdict::Weak(I),
+        Some(_) => Verdict::Weak(I),
+        None => Verdict::Decisive(N),
+    }
+}
+
+/// Whether `t` starts a ports report line: `SW`, `CA` or `RT`, blanks, a digit.
+fn is_ports_report_line(t: &[u8]) -> bool {
+    matches!(t.get(..2), Some(b"SW" | b"CA" | b"RT"))
+        && t.get(2).is_some_and(|&b| b == b' ' || b == b'\t')
+        && skip_blanks(t.get(2..).unwrap_or(&[]))
+            .first()
+            .is_some_and(u8::is_ascii_digit)
+}
+
+/// The verdict of a single line, if any.
+fn classify_line(line: &[u8]) -> Option<Verdict> {
+    use TopologyFormat::{Ibnetdiscover as I, IbsimNet as N, Lst as L, PortsReport as P};
     let t = trim(line);
     let first = *t.first()?;
     match first {
-        b'{' => return Some(TopologyFormat::Lst),
-        b'#' | b'[' => return Some(TopologyFormat::Ibnetdiscover),
+        b'{' => return Some(Verdict::Decisive(L)),
+        b'#' => {
+            let header = [&b"# Topology file"[..], b"# Initiated from node"]
+                .iter()
+                .any(|p| t.starts_with(p));
+            return Some(if header {
+                Verdict::Decisive(I)
+            } else {
+                Verdict::Weak(I)
+            });
+        }
+        b'[' => return Some(classify_port(t)),
         _ => {}
     }
-    let header = HEADER_KEYWORDS
+    if t.starts_with(b"DR path ") {
+        return Some(Verdict::Decisive(I));
+    }
+    if is_ports_report_line(t) {
+        return Some(Verdict::Decisive(P));
+    }
+    if let Some(kw) = HEADER_KEYWORDS
         .iter()
-        .any(|kw| t.starts_with(kw) && t.get(kw.len()).map_or(true, |&b| b == b' ' || b == b'\t'));
-    if header || t.starts_with(b"DR path ") || ID_KEYWORDS.iter().any(|kw| t.starts_with(kw)) {
-        return Some(TopologyFormat::Ibnetdiscover);
+        .find(|kw| t.starts_with(kw) && t.get(kw.len()).map_or(true, |&b| b == b' ' || b == b'\t'))
+    {
+        return Some(classify_header(t, kw.len()));
+    }
+    let word_then = |kw: &[u8], after: &[u8]| {
+        t.strip_prefix(kw)
+            .is_some_and(|r| r.first().is_some_and(|b| after.contains(b)))
+    };
+    let ibsim_keyword = word_then(b"include", b" \t\"")
+        || word_then(b"do", b" \t")
+        || [
+            &b"module"[..],
+            b"hcaguids",
+            b"width",
+            b"speed",
+            b"extspeed",
+            b"pdebug",
+        ]
+        .iter()
+        .any(|kw| word_then(kw, b"= \t"))
+        || [&b"switchguid"[..], b"caguid", b"rtguid"]
+            .iter()
+            .any(|kw| word_then(kw, b"+"));
+    if ibsim_keyword {
+        return Some(Verdict::Decisive(N));
+    }
+    if ID_KEYWORDS.iter().any(|kw| t.starts_with(kw)) {
+        return Some(Verdict::Weak(I));
     }
     None
 }
@@ -166,24 +365,51 @@ Ca\t1 \"H-0000000000100003\"\t\t# \"Hca2\"
 
     #[test]
     fn detection() {
-        use TopologyFormat::{Ibnetdiscover as I, Lst as L};
-        let cases: [(&[u8], Option<TopologyFormat>); 16] = [
+        use TopologyFormat::{Ibnetdiscover as I, IbsimNet as N, Lst as L, PortsReport as P};
+        let cases: [(&[u8], Option<TopologyFormat>); 34] = [
             (b"", None),
             (b"\n\n  \n", None),
             (b"hello\nworld\n", None),
             (b"#\n# Topology file", Some(I)),
+            (b"# just a comment\n", Some(I)),
             (b"\r\nvendid=0x0\n", Some(I)),
             (b"switchguid=0x1(1)", Some(I)),
             (b"Switch\t8 \"S-", Some(I)),
-            (b"Hca 1 \"x\"", Some(I)),
+            (
+                b"Switch\t8 \"S-0000000000200000\"\t\t# \"s\" base port 0 lid 2 lmc 0",
+                Some(I),
+            ),
+            (b"Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"", Some(I)),
+            (b"Hca 1 \"x\"", Some(N)),
+            (b"Switch\t8 \"sw-l0-000\"", Some(N)),
+            (b"Switch\t8 \"S-0000000000200000\"", Some(N)),
+            (b"Switch 8 \"S-1\"", Some(N)),
+            (
+                b"# Net configuration file example\n#\n\nSwitch\t8 \"Switch1\"\n",
+                Some(N),
+            ),
+            (b"switchguid=0x200000\nSwitch 8 \"a\"", Some(N)),
             (b"Rt", Some(I)),
+            (b"Ca\t : 0x000000000010001e ports 1", Some(I)),
+            (b"Switch\t: 0x0000000000200003 ports 8", Some(I)),
             (b"[1]\t\"S-", Some(I)),
+            (b"[1](100001) \t\"S-0000000000200000\"[1]", Some(I)),
+            (
+                b"[1]\t\"S-0000000000200000\"[3]\t\t# \"x\" lid 7 4xSDR",
+                Some(I),
+            ),
+            (b"[1]\t\"node001\"[1]", Some(N)),
+            (b"include \"other.net\"", Some(N)),
+            (b"do echo\n", Some(N)),
+            (b"caguid+5\n", Some(N)),
+            (b"module=\"m\"\n", Some(N)),
             (b"DR path slid 0; dlid 0; 0 -> new Switch", Some(I)),
             (b"Non-Chassis Nodes\n\nvendid=0x8f1", Some(I)),
             (b"Switches\n", None),
             (b"{ SW Ports:08", Some(L)),
             (b"\n  { CA", Some(L)),
-            (b"CA    80  1 0x000000000010001f 4x SDR - SW", None),
+            (b"CA    80  1 0x000000000010001f 4x SDR - SW", Some(P)),
+            (b"SW     2  8 0x0000000000200000 4x SDR", Some(P)),
         ];
         for (bytes, want) in cases {
             assert_eq!(
@@ -195,8 +421,15 @@ Ca\t1 \"H-0000000000100003\"\t\t# \"Hca2\"
         }
     }
 
+    const NET: &str = "# comment\nSwitch\t8 \"Switch1\"\n[4]\t\"Hca2\"[1]\n\ncaguid=0x100003\nHca\t1 \"Hca2\"\n[1]\t\"Switch1\"[4]\n";
+
+    const PORTS: &str = "\
+SW     2  4 0x0000000000200000 4x SDR - CA     1  1 0x0000000000100004 ( 'Switch1' - 'Hca2' )
+CA     1  1 0x0000000000100004 4x SDR - SW     2  4 0x0000000000200000 ( 'Hca2' - 'Switch1' )
+";
+
     #[test]
-    fn parses_both_formats() {
+    fn parses_all_formats() {
         let (t, f) = parse_topology(IBN.as_bytes()).unwrap();
         assert_eq!(f, TopologyFormat::Ibnetdiscover);
         assert_eq!((t.nodes.len(), t.links.len()), (2, 1));
@@ -208,6 +441,34 @@ Ca\t1 \"H-0000000000100003\"\t\t# \"Hca2\"
             TopologyFormat::Ibnetdiscover.to_string(),
             "ibnetdiscover output"
         );
+        let (n, f) = parse_topology(NET.as_bytes()).unwrap();
+        assert_eq!(f, TopologyFormat::IbsimNet);
+        assert_eq!(f.to_string(), "ibsim net file");
+        let (p, f) = parse_topology(PORTS.as_bytes()).unwrap();
+        assert_eq!(f, TopologyFormat::PortsReport);
+        assert_eq!(f.to_string(), "ibnetdiscover -p ports report");
+        // The same fabric in all four layouts: same GUIDs and links.
+        let guid_links = |x: &IbTopology| -> Vec<((u64, u32), (u64, u32))> {
+            x.links
+                .iter()
+                .map(|l| {
+                    let g = |i: u32| x.nodes[i as usize].guid;
+                    ((g(l.a.0), l.a.1), (g(l.b.0), l.b.1))
+                })
+                .collect()
+        };
+        let mut want = guid_links(&t);
+        want.sort_unstable();
+        for other in [&u, &n, &p] {
+            let mut got = guid_links(other);
+            got.sort_unstable();
+            assert_eq!(got, want);
+        }
+        // The net file has no LIDs; the ports report has the CA's base LID.
+        assert!(n.nodes.iter().all(|x| x.lid.is_none()));
+        assert_eq!(n.port_lids[0].base_lid, 0);
+        assert_eq!(n.port_lids[0].guid, Some(0x100004));
+        assert_eq!(p.port_lids[0].base_lid, 1);
     }
 
     #[test]
@@ -234,12 +495,9 @@ Ca\t1 \"H-0000000000100003\"\t\t# \"Hca2\"
             e.message
         );
         assert!(e.message.contains("`hello world`"), "{}", e.message);
-        let e = parse_topology(
-            &b"CA    80  1 0x000000000010001f 4x SDR - SW    16  4 0x0000000000200003 ( 'a' - 'b' )\n"[..],
-        )
-        .unwrap_err();
-        assert_eq!(e.line, 1);
-        assert!(e.message.contains("ibnetdiscover -p"), "{}", e.message);
+        let e = parse_topology(&b"\n0x0000000000100004 0x0001 0x0001\n\n"[..]).unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("guid2lid"), "{}", e.message);
     }
 
     #[test]
@@ -250,5 +508,11 @@ Ca\t1 \"H-0000000000100003\"\t\t# \"Hca2\"
         let e = parse_topology(&b"#\n#\n"[..]).unwrap_err();
         assert_eq!(e.line, 0);
         assert!(e.message.contains("no node records"), "{}", e.message);
+        let e = parse_topology(&b"Switch 1 \"a\"\n\ninclude \"b\"\n"[..]).unwrap_err();
+        assert_eq!(e.line, 3);
+        assert!(e.message.contains("include"), "{}", e.message);
+        let e = parse_topology(&b"SW     2  4 0x0000000000200000 4x SDR - CA\n"[..]).unwrap_err();
+        assert_eq!(e.line, 1);
+        assert!(e.message.contains("ports report line"), "{}", e.message);
     }
 }
