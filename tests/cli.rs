@@ -868,3 +868,51 @@ fn gen_routings_and_deadlock() {
         run.describe()
     );
 }
+
+#[test]
+fn bundled_generated_fabrics_match_their_commands() {
+    // topologies/README.md lists the command behind each generated file.
+    let cases: [(&str, &[&str]); 5] = [
+        (
+            "topologies/kary-ntree-8-3.dmodk.dot.gz",
+            &["kary-ntree:k=8,n=3"],
+        ),
+        (
+            "topologies/kary-ntree-4-3.dmodk.dot",
+            &["kary-ntree:k=4,n=3"],
+        ),
+        (
+            "topologies/torus-4x4x4.dor-dateline.dot",
+            &["torus:dims=4x4x4", "--routing", "dor-dateline"],
+        ),
+        (
+            "topologies/dragonfly-a4-p2-h2.minhop.dot",
+            &[
+                "dragonfly:a=4,p=2,h=2,arrangement=relative",
+                "--routing",
+                "minhop",
+            ],
+        ),
+        ("topologies/hypercube-6.dor.dot", &["hypercube:d=6"]),
+    ];
+    for (file, args) in cases {
+        let mut all = vec!["gen"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["-o", "-"]);
+        let fresh = orcs(&all).ok().stdout;
+        let bytes = std::fs::read(repo(file)).unwrap();
+        let bundled = if file.ends_with(".gz") {
+            let mut s = String::new();
+            std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut s)
+                .unwrap();
+            s
+        } else {
+            String::from_utf8(bytes).unwrap()
+        };
+        assert!(
+            fresh == bundled,
+            "{file} is stale: regenerate it with orcs gen {}",
+            args.join(" ")
+        );
+    }
+}
