@@ -5,7 +5,7 @@
 //! single `*` uplink) store just that edge; the others own a dense row of u16 local port
 //! indices. Routes are never stored: walking the table is cheaper than reading them back.
 
-use crate::fabric::dot::{Comment, SymbolTable};
+use crate::fabric::dot::SymbolTable;
 use crate::fabric::{EdgeComments, Fabric, NONE};
 use rayon::prelude::*;
 use std::fmt;
@@ -263,25 +263,7 @@ pub fn comments_from_table(fabric: &Fabric, table: &ForwardingTable) -> EdgeComm
             }
         }
     }
-    let mut comments = EdgeComments {
-        kinds: Vec::with_capacity(fabric.num_edges()),
-        tokens: Vec::new(),
-        symbols,
-    };
-    for (list, all) in lists.into_iter().zip(all) {
-        let kind = if all {
-            Comment::All
-        } else {
-            let start = comments.tokens.len() as u32;
-            comments.tokens.extend(list);
-            Comment::Tokens {
-                start,
-                end: comments.tokens.len() as u32,
-            }
-        };
-        comments.kinds.push(kind);
-    }
-    comments
+    EdgeComments::from_lists(symbols, lists, &all)
 }
 
 /// Why a route is broken.

@@ -14,6 +14,8 @@
 //!
 //! Tests that need `../shared` print a note and pass when it is missing.
 
+mod common;
+
 use orcs::engines::{parse_engine, route, Engine, EngineError};
 use orcs::fabric::{Fabric, LoadedFabric, NONE};
 use orcs::input::{load_input, InputSpec};
@@ -925,21 +927,6 @@ fn large_fat_tree_routes_quickly() {
 // Live OpenSM oracle (optional)
 // ---------------------------------------------------------------------------------------
 
-fn opensm_present() -> bool {
-    let have = |tool: &str| {
-        Command::new("sh")
-            .args([
-                "-c",
-                &format!("command -v {tool} || test -x /usr/sbin/{tool}"),
-            ])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    ["ibsim", "opensm", "ibnetdiscover", "dump_fts"]
-        .iter()
-        .all(|t| have(t))
-}
-
 /// Writes an ibsim net file for `f` and returns the GUID given to each node: random
 /// GUIDs from `guid_seed` (so that OpenSM's GUID orders matter), else GUIDs in node order
 /// (so that OpenSM's updn tie-breaks by GUID like ours by node index).
@@ -998,7 +985,7 @@ fn write_net(f: &Fabric, guid_seed: Option<u64>, path: &Path) -> Vec<u64> {
 
 #[test]
 fn live_opensm_agrees_on_irregular_fabrics() {
-    if !opensm_present() {
+    if !common::opensm_tools_present() {
         eprintln!(
             "note: ibsim/opensm/infiniband-diags not installed, skipping the live OpenSM oracle"
         );

@@ -2,6 +2,9 @@
 //! structural invariants of every generator, route checks, shift permutations, spec
 //! parsing and Jellyfish reproducibility.
 
+mod common;
+use common::opensm_tools_present;
+
 use orcs::deadlock::check_deadlock;
 use orcs::fabric::{guid_from_host_name, load_routed_fabric, Fabric, LoadOptions, NONE};
 use orcs::gen::structured::{dmodk, dor, smodk, RouteError};
@@ -441,31 +444,6 @@ fn oracle_ft16_3() {
     oracle(16, 3, "ft16-3/ft16-3.ftree.orcs.dot.gz");
 }
 
-/// True when ibsim, OpenSM and infiniband-diags are installed; without them the live
-/// oracle is skipped, unless ORCS_REQUIRE_OPENSM is set (as in CI), then it fails.
-fn opensm_present() -> bool {
-    let have = |tool: &str| {
-        std::process::Command::new("sh")
-            .args([
-                "-c",
-                &format!("PATH=\"$PATH:/usr/sbin:/sbin\" command -v {tool}"),
-            ])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    let present = ["ibsim", "opensm", "ibnetdiscover", "ibroute"]
-        .iter()
-        .all(|t| have(t));
-    if !present {
-        assert!(
-            std::env::var_os("ORCS_REQUIRE_OPENSM").is_none(),
-            "ORCS_REQUIRE_OPENSM is set but ibsim/opensm/infiniband-diags are not installed"
-        );
-        eprintln!("note: ibsim/opensm/infiniband-diags not installed, skipping the live oracle");
-    }
-    present
-}
-
 /// (switch name, host name) → port from an `opensm-lfts.dump`.
 fn parse_lfts_dump(text: &str) -> HashMap<(String, String), u32> {
     let mut table = HashMap::new();
@@ -489,7 +467,7 @@ fn parse_lfts_dump(text: &str) -> HashMap<(String, String), u32> {
 /// OpenSM `ftree` through tools/opensm-route, must equal `dmodk` entry for entry.
 #[test]
 fn dmodk_matches_live_opensm_ftree() {
-    if !opensm_present() {
+    if !opensm_tools_present() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

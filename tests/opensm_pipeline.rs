@@ -8,26 +8,6 @@ use common::*;
 use std::path::Path;
 use std::process::Command;
 
-fn tools_present() -> bool {
-    let have = |tool: &str| {
-        Command::new("sh")
-            .args(["-c", &format!("command -v {tool}")])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    };
-    let present = ["ibsim", "opensm", "ibnetdiscover", "ibroute"]
-        .iter()
-        .all(|t| have(t));
-    if !present {
-        assert!(
-            std::env::var_os("ORCS_REQUIRE_OPENSM").is_none(),
-            "ORCS_REQUIRE_OPENSM is set but ibsim/opensm/infiniband-diags are not installed"
-        );
-        eprintln!("note: ibsim/opensm/infiniband-diags not installed, skipping");
-    }
-    present
-}
-
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
@@ -48,7 +28,7 @@ fn route(net: &Path, engine: &str, out: &Path) {
 
 #[test]
 fn opensm_routes_what_our_net_writer_wrote() {
-    if !tools_present() {
+    if !opensm_tools_present() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -129,7 +109,7 @@ fn opensm_routes_what_our_net_writer_wrote() {
 fn parallel_cables_stay_distinct() {
     // ibsim's own example: two switches joined by two cables (ports 3 and 5). minhop
     // spreads the remote hosts over both; orcs must keep two edges with their own loads.
-    if !tools_present() {
+    if !opensm_tools_present() {
         return;
     }
     let Some(net) = shared("fabrics/ib/public/ibsim-net-examples/net.2sw2path4hca") else {

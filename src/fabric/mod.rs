@@ -70,6 +70,30 @@ pub struct EdgeComments {
 }
 
 impl EdgeComments {
+    /// Comments from per-edge host lists (symbol ids in `symbols`); edges flagged in
+    /// `all` get `*` instead of their list.
+    pub fn from_lists(symbols: dot::SymbolTable, lists: Vec<Vec<u32>>, all: &[bool]) -> Self {
+        let mut comments = EdgeComments {
+            kinds: Vec::with_capacity(lists.len()),
+            tokens: Vec::new(),
+            symbols,
+        };
+        for (list, &everything) in lists.into_iter().zip(all) {
+            let kind = if everything {
+                dot::Comment::All
+            } else {
+                let start = comments.tokens.len() as u32;
+                comments.tokens.extend(list);
+                dot::Comment::Tokens {
+                    start,
+                    end: comments.tokens.len() as u32,
+                }
+            };
+            comments.kinds.push(kind);
+        }
+        comments
+    }
+
     /// Edge `edge`'s comment text: tokens joined by `, `, `*`, or `None` when absent.
     pub fn text(&self, edge: u32) -> Option<String> {
         match self.kinds.get(edge as usize)? {

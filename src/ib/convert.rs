@@ -8,7 +8,7 @@
 
 use super::node_name_map::NodeNameMap;
 use super::{IbTopology, Lfts, NodeKind};
-use crate::fabric::dot::{Comment, SymbolTable};
+use crate::fabric::dot::SymbolTable;
 use crate::fabric::{EdgeComments, Fabric, LoadedFabric, NONE};
 use crate::routing::{comments_from_table, ForwardingTable, NO_PORT};
 use std::collections::HashMap;
@@ -440,23 +440,5 @@ fn all_path_comments(
             is_uplink[e as usize] = true;
         }
     }
-    let mut comments = EdgeComments {
-        kinds: Vec::with_capacity(fabric.num_edges()),
-        tokens: Vec::new(),
-        symbols,
-    };
-    for (list, uplink) in lists.into_iter().zip(is_uplink) {
-        let kind = if uplink {
-            Comment::All
-        } else {
-            let start = comments.tokens.len() as u32;
-            comments.tokens.extend(list);
-            Comment::Tokens {
-                start,
-                end: comments.tokens.len() as u32,
-            }
-        };
-        comments.kinds.push(kind);
-    }
-    comments
+    EdgeComments::from_lists(symbols, lists, &is_uplink)
 }
