@@ -159,58 +159,20 @@ fn run_convert(plan: &ConvertPlan) -> Result<ExitCode> {
 
 /// `orcs gen`: build the topology, route it with the chosen engine, write it.
 fn run_gen(plan: &GenPlan) -> Result<ExitCode> {
-    use orcs::engines::{parse_engine, route, Engine};
-    use orcs::gen::{structured, topology, Structure};
     init_threads(plan.threads)?;
-    let generated = topology::generate(&plan.spec)?;
-    let default = match generated.structure {
-        Structure::Tree { .. } => "dmodk",
-        Structure::Grid { .. } => "dor",
-        _ => "minhop",
-    };
-    let name = plan
-        .routing
-        .as_deref()
-        .unwrap_or(default)
-        .to_ascii_lowercase();
-    if plan.roots.is_some() && name != "updn" {
-        bail!("--roots applies to --routing updn");
-    }
-    let table = match name.as_str() {
-        "dmodk" => structured::dmodk(&generated)?,
-        "smodk" => structured::smodk(&generated)?,
-        "dor" => structured::dor(&generated, false)?,
-        "dor-dateline" | "dor-datelines" => structured::dor(&generated, true)?,
-        other => {
-            let mut engine = parse_engine(other, plan.seed).with_context(|| {
-                format!(
-                    "unknown --routing '{other}': expected dmodk, dor, dor-dateline, minhop, updn, dnup, sssp or random"
-                )
-            })?;
-            if let (Engine::Updn { roots }, Some(names)) = (&mut engine, &plan.roots) {
-                let fabric = &generated.fabric;
-                let ids = names
-                    .iter()
-                    .map(|n| {
-                        fabric
-                            .node_names
-                            .iter()
-                            .position(|x| x == n)
-                            .map(|v| v as u32)
-                            .with_context(|| format!("--roots: no node named '{n}'"))
-                    })
-                    .collect::<Result<Vec<u32>>>()?;
-                *roots = Some(ids);
-            }
-            route(&generated.fabric, &engine)?
-        }
-    };
+    let generated = orcs::gen::topology::generate(&plan.spec)?;
+    let (table, routing) = orcs::gen::route_generated(
+        &generated,
+        plan.routing.as_deref(),
+        plan.roots.as_deref(),
+        plan.seed,
+    )?;
     let mut fabric = generated.fabric;
     fabric.edge_comments = orcs::routing::comments_from_table(&fabric, &table);
     fabric.graph_id = Some("network".to_string());
     fabric.graph_attrs.push((
         "comment".to_string(),
-        format!("orcs gen {} --routing {name}", generated.description),
+        format!("orcs gen {} --routing {routing}", generated.description),
     ));
     let loaded = LoadedFabric {
         fabric,
