@@ -75,7 +75,9 @@ fn init_threads(threads: Option<usize>) -> Result<()> {
 }
 
 fn load(input: &InputSpec, quiet: bool) -> Result<LoadedFabric> {
-    let loaded = load_input(input)?;
+    let loaded = busy(&format!("loading {}", input.path), quiet, || {
+        load_input(input)
+    })?;
     if !quiet {
         for w in &loaded.warnings {
             eprintln!("orcs: warning: {w}");
@@ -88,7 +90,9 @@ fn run_check(plan: CheckPlan) -> Result<ExitCode> {
     init_threads(plan.threads)?;
     let LoadedFabric { fabric, table, .. } = load(&plan.input, false)?;
     let all_hosts: Vec<u32> = (0..fabric.num_hosts() as u32).collect();
-    let check = check_routes(&fabric, &table, &all_hosts);
+    let check = busy("checking routes", false, || {
+        check_routes(&fabric, &table, &all_hosts)
+    });
     let mut out = io::stdout().lock();
     write!(
         out,
@@ -99,7 +103,7 @@ fn run_check(plan: CheckPlan) -> Result<ExitCode> {
         if !check.all_routed() {
             bail!("--routequal needs every host pair routed; run `orcs check` for the list");
         }
-        let q = route_quality(&fabric, &table, &all_hosts);
+        let q = route_quality(&fabric, &table, &all_hosts, &check);
         writeln!(out)?;
         writeln!(out, "gmin: {}, gmax: {}", q.gmin, q.gmax)?;
         writeln!(out, "E: {:.2}, sigma: {:.2}", q.mean as f32, q.sigma as f32)?;
@@ -208,7 +212,9 @@ fn write_fabric(
             .with_context(|| format!("cannot write output file '{output}'"))?;
     }
     let all_hosts: Vec<u32> = (0..fabric.num_hosts() as u32).collect();
-    let check = check_routes(fabric, &loaded.table, &all_hosts);
+    let check = busy("checking routes", false, || {
+        check_routes(fabric, &loaded.table, &all_hosts)
+    });
     eprintln!(
         "orcs: {name}: {} hosts, {} switches, {} directed edges",
         fabric.num_hosts(),
@@ -389,7 +395,10 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
         orcs_compat: plan.orcs_compat,
         pattern_context: ctx,
     };
-    let sim = Simulation::new(fabric, table, &layout, &plan.pattern, config).map_err(|check| {
+    let sim = busy("checking routes", plan.quiet, || {
+        Simulation::new(fabric, table, &layout, &plan.pattern, config)
+    })
+    .map_err(|check| {
         let mut msg = format!(
             "{}: {} of {} host pairs of the communicator are not routed:",
             plan.input_file,
@@ -612,6 +621,23 @@ fn print_runs(
         }
     }
     Ok(())
+}
+
+/// Runs `work` with a spinner saying `what` on a terminal (nothing on a pipe or with
+/// `-q`), so that long loads and route checks of big fabrics do not look hung.
+fn busy<T>(what: &str, quiet: bool, work: impl FnOnce() -> T) -> T {
+    if quiet || !io::stderr().is_terminal() {
+        return work();
+    }
+    let spinner = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} [{elapsed}]") {
+        spinner.set_style(style);
+    }
+    spinner.set_message(what.to_string());
+    spinner.enable_steady_tick(std::time::Duration::from_millis(120));
+    let result = work();
+    spinner.finish_and_clear();
+    result
 }
 
 /// A progress bar with ETA on a terminal; hidden on a pipe or with `-q`.

@@ -594,11 +594,16 @@ pub struct RouteQuality {
     pub sigma: f64,
 }
 
-/// Computes [`RouteQuality`] from validated routes. O(|hosts|² × hops) time, O(edges)
-/// memory; the statistics are accumulated in integers, so they do not depend on how the
-/// work is split over threads.
-pub fn route_quality(fabric: &Fabric, table: &ForwardingTable, hosts: &[u32]) -> RouteQuality {
-    let check = check_routes(fabric, table, hosts);
+/// Computes [`RouteQuality`] from routes that `check` (a [`check_routes`] over the same
+/// `hosts`) found all routed; its per-link route counts are the all-to-all loads.
+/// O(|hosts|² × hops) time, O(edges) memory; the statistics are accumulated in integers,
+/// so they do not depend on how the work is split over threads.
+pub fn route_quality(
+    fabric: &Fabric,
+    table: &ForwardingTable,
+    hosts: &[u32],
+    check: &RouteCheck,
+) -> RouteQuality {
     let load = &check.link_routes;
     let router = &table.router(fabric);
     // (count, sum, sum of squares, min, max) of the non-zero per-pair maxima; max over all.
