@@ -92,6 +92,7 @@ fn bench_runs(c: &mut Criterion) {
                 &layout,
                 &p,
                 config(layout.hosts().len(), runs),
+                None,
             )
             .unwrap_or_else(|_| panic!("routes are valid"));
             group.throughput(Throughput::Elements(runs));
@@ -126,6 +127,48 @@ fn bench_load(c: &mut Criterion) {
     group.finish();
 }
 
+/// Reading the binary fabric cache of generated D-mod-K fat trees from a file (page
+/// cache warm). `ORCS_BENCH_BIG=1` adds the 110 592-host 48-ary 3-tree (about 80 s to
+/// generate and check, 0.8 GB file).
+fn bench_cache(c: &mut Criterion) {
+    let mut group = c.benchmark_group("cache");
+    group.sample_size(10);
+    let mut trees = vec![(16, 3), (24, 3)];
+    if std::env::var_os("ORCS_BENCH_BIG").is_some() {
+        trees.push((48, 3));
+    }
+    let dir = std::env::temp_dir();
+    for (k, n) in trees {
+        let spec = format!("kary-ntree:k={k},n={n}");
+        let generated = orcs::gen::topology::generate(&spec).expect("spec");
+        let (table, _) = orcs::gen::route_generated(&generated, None, None, 0).expect("routable");
+        let mut loaded = LoadedFabric::new(generated.fabric, table);
+        let hosts: Vec<u32> = (0..loaded.fabric.num_hosts() as u32).collect();
+        let check = check_routes(&loaded.fabric, &loaded.table, &hosts);
+        loaded.routes = Some(orcs::routing::RouteSummary::of(&check));
+        let path = dir.join(format!("orcs-bench-{k}-{n}.orcsfab"));
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&path).expect("temp file"));
+        orcs::fabric::cache::write_cache(&mut out, &loaded).expect("written");
+        drop(out);
+        drop(loaded);
+        let bytes = std::fs::metadata(&path).expect("written").len();
+        group.throughput(Throughput::Bytes(bytes));
+        group.bench_function(format!("read/{k}-ary-{n}-tree"), |b| {
+            b.iter(|| {
+                // The way `-i` reads it: buffered, format detected from the content.
+                let mut input =
+                    orcs::fabric::read_input(path.to_str().expect("utf-8")).expect("cache");
+                orcs::fabric::cache::read_cache(&mut input)
+                    .expect("valid")
+                    .fabric
+                    .num_hosts()
+            })
+        });
+        let _ = std::fs::remove_file(&path);
+    }
+    group.finish();
+}
+
 /// Forwarding-table dumps in memory (bytes per second), every layout orcs reads.
 fn bench_parse(c: &mut Criterion) {
     let root = env!("CARGO_MANIFEST_DIR");
@@ -147,5 +190,12 @@ fn bench_parse(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_runs, bench_check, bench_load, bench_parse);
+criterion_group!(
+    benches,
+    bench_runs,
+    bench_check,
+    bench_load,
+    bench_cache,
+    bench_parse
+);
 criterion_main!(benches);

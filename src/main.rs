@@ -13,7 +13,7 @@ use orcs::mapping::{parse_node_ordering, LayoutSpec, RankLayout};
 use orcs::metric::MetricKind;
 use orcs::pattern::{Levels, PatternContext, PatternKind};
 use orcs::report::{self, RunInfo, Summaries};
-use orcs::routing::{check_routes, route_quality};
+use orcs::routing::{check_routes, route_quality, RouteSummary};
 
 use orcs::sim::{stream_rng, SimConfig, Simulation, Stream};
 use std::fs::File;
@@ -157,8 +157,8 @@ fn run_convert(plan: &ConvertPlan) -> Result<ExitCode> {
         orcs_compat: true,
         ..plan.input.clone()
     };
-    let loaded = load(&input, false)?;
-    write_fabric(&loaded, plan.format, &plan.output, &plan.input.path)
+    let mut loaded = load(&input, false)?;
+    write_fabric(&mut loaded, plan.format, &plan.output, &plan.input.path)
 }
 
 /// `orcs gen`: build the topology, route it with the chosen engine, write it.
@@ -172,49 +172,79 @@ fn run_gen(plan: &GenPlan) -> Result<ExitCode> {
         plan.seed,
     )?;
     let mut fabric = generated.fabric;
-    fabric.edge_comments = orcs::routing::comments_from_table(&fabric, &table);
+    // No comments: the writers derive them from the table (LoadedFabric::fill_comments).
+    fabric.edge_comments = orcs::fabric::EdgeComments::default();
     fabric.graph_id = Some("network".to_string());
     fabric.graph_attrs.push((
         "comment".to_string(),
         format!("orcs gen {} --routing {routing}", generated.description),
     ));
-    let loaded = LoadedFabric {
-        fabric,
-        table,
-        warnings: Vec::new(),
-    };
-    write_fabric(&loaded, plan.format, &plan.output, &plan.spec)
+    write_fabric(
+        &mut LoadedFabric::new(fabric, table),
+        plan.format,
+        &plan.output,
+        &plan.spec,
+    )
 }
 
-/// Writes a routed fabric in `format` to `output` (`-`: standard output), then checks
-/// its routes: exit status 2 (output still written) when some pair is not routed.
+/// Checks a routed fabric's routes, then writes it in `format` to `output` (`-`:
+/// standard output): exit status 2 (output still written) when some pair is not routed.
+/// A file appears complete or not at all: it is written beside its final name and
+/// renamed.
 fn write_fabric(
-    loaded: &LoadedFabric,
+    loaded: &mut LoadedFabric,
     format: FabricFormat,
     output: &str,
     name: &str,
 ) -> Result<ExitCode> {
-    let fabric = &loaded.fabric;
-    let mut bytes: Vec<u8> = Vec::new();
-    match format {
-        FabricFormat::Dot => write::write_dot(&mut bytes, fabric, &|_| Vec::new())?,
-        FabricFormat::Orcsfab => cache::write_cache(&mut bytes, loaded)?,
-        FabricFormat::Net => write::write_ibsim_net(&mut bytes, fabric)
-            .with_context(|| format!("cannot write '{output}' as an ibsim net file"))?,
-        FabricFormat::Graphml => write::write_graphml(&mut bytes, fabric)?,
-    }
-    if output == "-" {
-        let mut out = io::stdout().lock();
-        out.write_all(&bytes)?;
-        out.flush()?;
-    } else {
-        std::fs::write(output, &bytes)
-            .with_context(|| format!("cannot write output file '{output}'"))?;
-    }
-    let all_hosts: Vec<u32> = (0..fabric.num_hosts() as u32).collect();
+    // Create the file before the long check, so a bad path fails at once.
+    let partial = (output != "-").then(|| partial_name(output));
+    let file = match &partial {
+        Some(p) => {
+            Some(File::create(p).with_context(|| format!("cannot create output file '{output}'"))?)
+        }
+        None => None,
+    };
+    let all_hosts: Vec<u32> = (0..loaded.fabric.num_hosts() as u32).collect();
     let check = busy("checking routes", false, || {
-        check_routes(fabric, &loaded.table, &all_hosts)
+        check_routes(&loaded.fabric, &loaded.table, &all_hosts)
     });
+    loaded.routes = Some(RouteSummary::of(&check));
+    if matches!(format, FabricFormat::Dot | FabricFormat::Graphml) {
+        loaded.fill_comments();
+    }
+    let written = busy(&format!("writing {output}"), false, || -> Result<()> {
+        let mut out: BufWriter<Box<dyn Write>> = BufWriter::with_capacity(
+            1 << 20,
+            match file {
+                Some(f) => Box::new(f),
+                None => Box::new(io::stdout().lock()),
+            },
+        );
+        let fabric = &loaded.fabric;
+        match format {
+            FabricFormat::Dot => write::write_dot(&mut out, fabric, &|_| Vec::new())?,
+            FabricFormat::Orcsfab => cache::write_cache(&mut out, loaded)?,
+            FabricFormat::Net => write::write_ibsim_net(&mut out, fabric)
+                .with_context(|| format!("cannot write '{output}' as an ibsim net file"))?,
+            FabricFormat::Graphml => write::write_graphml(&mut out, fabric)?,
+        }
+        out.flush()?;
+        Ok(())
+    });
+    if let Some(p) = &partial {
+        match written {
+            Ok(()) => std::fs::rename(p, output)
+                .with_context(|| format!("cannot write output file '{output}'"))?,
+            Err(e) => {
+                let _ = std::fs::remove_file(p);
+                return Err(e.context(format!("cannot write output file '{output}'")));
+            }
+        }
+    } else {
+        written?;
+    }
+    let fabric = &loaded.fabric;
     eprintln!(
         "orcs: {name}: {} hosts, {} switches, {} directed edges",
         fabric.num_hosts(),
@@ -235,6 +265,15 @@ fn write_fabric(
         );
         Ok(ExitCode::from(2))
     }
+}
+
+/// The name a file is written under before it is complete: hidden, beside `output`.
+fn partial_name(output: &str) -> std::path::PathBuf {
+    let path = std::path::Path::new(output);
+    let file = path
+        .file_name()
+        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    path.with_file_name(format!(".{file}.partial"))
 }
 
 /// Sizes that depend on the fabric (spec §4.1), checked with ORCS's wording.
@@ -314,7 +353,11 @@ fn host_name() -> String {
 
 fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
     init_threads(plan.threads)?;
-    let loaded = load(&plan.input, plan.quiet)?;
+    let mut loaded = load(&plan.input, plan.quiet)?;
+    if plan.metric == MetricKind::GetCableCong {
+        // The congestion map rewrites the input graph, routing comments included.
+        loaded.fill_comments();
+    }
     let (fabric, table) = (&loaded.fabric, &loaded.table);
     let ctx = resolve_sizes(plan, fabric.num_hosts())?;
     let num_levels = plan.pattern.num_levels(&ctx);
@@ -396,7 +439,14 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
         pattern_context: ctx,
     };
     let sim = busy("checking routes", plan.quiet, || {
-        Simulation::new(fabric, table, &layout, &plan.pattern, config)
+        Simulation::new(
+            fabric,
+            table,
+            &layout,
+            &plan.pattern,
+            config,
+            loaded.routes.as_ref(),
+        )
     })
     .map_err(|check| {
         let mut msg = format!(

@@ -2,16 +2,109 @@
 //!
 //! A [`ForwardingTable`] answers "node v, destination host d → outgoing edge" in O(1)
 //! from flat arrays. Nodes that send every destination through one edge (hosts with a
-//! single `*` uplink) store just that edge; the others own a dense row of u16 local port
-//! indices. Routes are never stored: walking the table is cheaper than reading them back.
+//! single `*` uplink) store just that edge; the others own a dense row of local port
+//! indices, one byte per entry once [`ForwardingTable::compact`] finds every node with
+//! fewer than 255 out-edges (half the memory: a 100k-host fat tree's rows hold a billion
+//! entries), two bytes otherwise. Routes are never stored: walking the table is cheaper
+//! than reading them back.
 
-use crate::fabric::dot::SymbolTable;
+use crate::fabric::dot::{self, SymbolTable};
 use crate::fabric::{EdgeComments, Fabric, NONE};
 use rayon::prelude::*;
 use std::fmt;
 
 /// Marks "no route" in a dense row.
 pub const NO_PORT: u16 = u16::MAX;
+
+/// A dense-row entry type: a local out-edge index, or [`PortIndex::NONE`] for no route.
+pub trait PortIndex: Copy + Send + Sync + 'static {
+    /// The "no route" value.
+    const NONE: Self;
+    /// The local out-edge index (meaningless for [`PortIndex::NONE`]).
+    fn index(self) -> u32;
+}
+
+impl PortIndex for u8 {
+    const NONE: u8 = u8::MAX;
+    #[inline(always)]
+    fn index(self) -> u32 {
+        self as u32
+    }
+}
+
+impl PortIndex for u16 {
+    const NONE: u16 = NO_PORT;
+    #[inline(always)]
+    fn index(self) -> u32 {
+        self as u32
+    }
+}
+
+/// The dense rows of a table, `num_hosts` entries each.
+#[derive(Debug, Clone)]
+pub enum PortRows {
+    /// One byte per entry ([`u8::MAX`] = no route): every node has fewer than 255 ports.
+    Narrow(Vec<u8>),
+    /// Two bytes per entry ([`NO_PORT`] = no route).
+    Wide(Vec<u16>),
+}
+
+impl Default for PortRows {
+    fn default() -> Self {
+        PortRows::Wide(Vec::new())
+    }
+}
+
+impl PortRows {
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        match self {
+            PortRows::Narrow(v) => v.len(),
+            PortRows::Wide(v) => v.len(),
+        }
+    }
+
+    /// True if there are no entries.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Entry `i` widened to u16 ([`NO_PORT`] = no route).
+    #[inline]
+    pub fn get(&self, i: usize) -> u16 {
+        match self {
+            PortRows::Narrow(v) => match v[i] {
+                u8::MAX => NO_PORT,
+                p => p as u16,
+            },
+            PortRows::Wide(v) => v[i],
+        }
+    }
+
+    /// True if entries `range` hold a port ≥ `degree` (other than "no route").
+    ///
+    /// Adding one (wrapping) maps "no route" to 0 and port p to p + 1, so the test is one
+    /// maximum over the row, which vectorises (a short-circuiting `any` does not).
+    fn exceeds(&self, range: std::ops::Range<usize>, degree: usize) -> bool {
+        let largest = match self {
+            PortRows::Narrow(v) => {
+                v[range].iter().fold(0u8, |m, &p| m.max(p.wrapping_add(1))) as usize
+            }
+            PortRows::Wide(v) => {
+                v[range].iter().fold(0u16, |m, &p| m.max(p.wrapping_add(1))) as usize
+            }
+        };
+        largest > degree
+    }
+
+    /// Entries `range` that hold a route.
+    fn routed(&self, range: std::ops::Range<usize>) -> usize {
+        match self {
+            PortRows::Narrow(v) => v[range].iter().filter(|&&p| p != u8::MAX).count(),
+            PortRows::Wide(v) => v[range].iter().filter(|&&p| p != NO_PORT).count(),
+        }
+    }
+}
 
 /// node × destination host → out-edge, see the module documentation.
 #[derive(Debug, Clone, Default)]
@@ -22,8 +115,8 @@ pub struct ForwardingTable {
     /// Per node: the edge used for every destination when the node is uniform
     /// ([`NONE`] = no route at all).
     uniform_edge: Vec<u32>,
-    /// Dense rows, `num_hosts` entries each: local out-edge index or [`NO_PORT`].
-    ports: Vec<u16>,
+    /// Dense rows: local out-edge index or "no route" per destination host.
+    ports: PortRows,
 }
 
 impl ForwardingTable {
@@ -33,7 +126,7 @@ impl ForwardingTable {
             num_hosts: fabric.num_hosts(),
             row_of_node: vec![NONE; fabric.num_nodes()],
             uniform_edge: vec![NONE; fabric.num_nodes()],
-            ports: Vec::new(),
+            ports: PortRows::default(),
         }
     }
 
@@ -43,21 +136,52 @@ impl ForwardingTable {
         self.uniform_edge[node as usize] = edge;
     }
 
-    /// The dense row of `node` (local out-edge index per destination host), created on
-    /// first use from the node's uniform edge, if any.
+    /// The dense row of `node` (local out-edge index per destination host, [`NO_PORT`]
+    /// for none), created on first use from the node's uniform edge, if any. A compacted
+    /// table goes back to two-byte rows (call [`ForwardingTable::compact`] when done).
     pub fn row_mut(&mut self, fabric: &Fabric, node: u32) -> &mut [u16] {
         let n = node as usize;
+        self.wide_rows();
+        let PortRows::Wide(ports) = &mut self.ports else {
+            unreachable!("rows were just widened")
+        };
         if self.row_of_node[n] == NONE {
             let fill = match self.uniform_edge[n] {
                 NONE => NO_PORT,
                 e => (e - fabric.out_start[n]) as u16,
             };
-            self.row_of_node[n] = (self.ports.len() / self.num_hosts.max(1)) as u32;
-            self.ports.resize(self.ports.len() + self.num_hosts, fill);
+            self.row_of_node[n] = (ports.len() / self.num_hosts.max(1)) as u32;
+            ports.resize(ports.len() + self.num_hosts, fill);
             self.uniform_edge[n] = NONE;
         }
         let row = self.row_of_node[n] as usize;
-        &mut self.ports[row * self.num_hosts..(row + 1) * self.num_hosts]
+        &mut ports[row * self.num_hosts..(row + 1) * self.num_hosts]
+    }
+
+    /// Makes the rows two-byte entries, widening them if they were compacted.
+    fn wide_rows(&mut self) {
+        if let PortRows::Narrow(narrow) = &self.ports {
+            let wide = narrow
+                .par_iter()
+                .map(|&p| if p == u8::MAX { NO_PORT } else { p as u16 })
+                .collect();
+            self.ports = PortRows::Wide(wide);
+        }
+    }
+
+    /// Stores the rows with one byte per entry when every entry fits (all ports below
+    /// 255), halving the table's memory. O(entries), in parallel.
+    pub fn compact(&mut self) {
+        let PortRows::Wide(wide) = &self.ports else {
+            return;
+        };
+        if wide.par_iter().all(|&p| p == NO_PORT || p < u8::MAX as u16) {
+            let narrow = wide
+                .par_iter()
+                .map(|&p| if p == NO_PORT { u8::MAX } else { p as u8 })
+                .collect();
+            self.ports = PortRows::Narrow(narrow);
+        }
     }
 
     /// The edge `node` uses towards host `dst`, if it has one.
@@ -67,7 +191,7 @@ impl ForwardingTable {
         match self.row_of_node[n] {
             NONE => Some(self.uniform_edge[n]).filter(|&e| e != NONE),
             row => {
-                let port = self.ports[row as usize * self.num_hosts + dst as usize];
+                let port = self.ports.get(row as usize * self.num_hosts + dst as usize);
                 (port != NO_PORT).then(|| fabric.out_start[n] + port as u32)
             }
         }
@@ -75,7 +199,7 @@ impl ForwardingTable {
 
     /// The table's arrays, for serialisation: hosts per row, per-node row index (or
     /// [`NONE`]), per-node uniform edge (or [`NONE`]), and the dense rows.
-    pub fn raw_parts(&self) -> (usize, &[u32], &[u32], &[u16]) {
+    pub fn raw_parts(&self) -> (usize, &[u32], &[u32], &PortRows) {
         (
             self.num_hosts,
             &self.row_of_node,
@@ -91,7 +215,7 @@ impl ForwardingTable {
         num_hosts: usize,
         row_of_node: Vec<u32>,
         uniform_edge: Vec<u32>,
-        ports: Vec<u16>,
+        ports: PortRows,
     ) -> Result<Self, String> {
         let nodes = fabric.num_nodes();
         if num_hosts != fabric.num_hosts()
@@ -102,7 +226,8 @@ impl ForwardingTable {
             return Err("forwarding table sizes do not match the fabric".into());
         }
         let rows = ports.len().checked_div(num_hosts).unwrap_or(0);
-        for v in 0..nodes {
+        // Rows are checked in parallel: on a 100k-host fabric they hold a billion entries.
+        (0..nodes).into_par_iter().try_for_each(|v| {
             let degree = (fabric.out_start[v + 1] - fabric.out_start[v]) as usize;
             match row_of_node[v] {
                 NONE => {
@@ -112,14 +237,15 @@ impl ForwardingTable {
                     }
                 }
                 r if (r as usize) < rows => {
-                    let row = &ports[r as usize * num_hosts..(r as usize + 1) * num_hosts];
-                    if row.iter().any(|&p| p != NO_PORT && p as usize >= degree) {
+                    let row = r as usize * num_hosts..(r as usize + 1) * num_hosts;
+                    if ports.exceeds(row, degree) {
                         return Err(format!("node {v}: a port exceeds its {degree} out-edges"));
                     }
                 }
                 r => return Err(format!("node {v}: row {r} does not exist")),
             }
-        }
+            Ok(())
+        })?;
         Ok(ForwardingTable {
             num_hosts,
             row_of_node,
@@ -134,32 +260,79 @@ impl ForwardingTable {
     }
 
     /// A view for walking routes that [`check_routes`] has validated.
-    pub fn router<'a>(&'a self, fabric: &'a Fabric) -> Router<'a> {
-        Router {
-            num_hosts: self.num_hosts,
-            out_start: &fabric.out_start,
-            edge_head: &fabric.edge_head,
-            host_node: &fabric.hosts,
-            row_of_node: &self.row_of_node,
-            uniform_edge: &self.uniform_edge,
-            ports: &self.ports,
+    pub fn router<'a>(&'a self, fabric: &'a Fabric) -> AnyRouter<'a> {
+        fn make<'a, P: PortIndex>(
+            t: &'a ForwardingTable,
+            f: &'a Fabric,
+            ports: &'a [P],
+        ) -> Router<'a, P> {
+            Router {
+                num_hosts: t.num_hosts,
+                out_start: &f.out_start,
+                edge_head: &f.edge_head,
+                host_node: &f.hosts,
+                row_of_node: &t.row_of_node,
+                uniform_edge: &t.uniform_edge,
+                ports,
+            }
+        }
+        match &self.ports {
+            PortRows::Narrow(p) => AnyRouter::Narrow(make(self, fabric, p)),
+            PortRows::Wide(p) => AnyRouter::Wide(make(self, fabric, p)),
         }
     }
 }
 
 /// Borrowed flat arrays for the hot loop: everything a route walk touches, nothing else.
 #[derive(Clone, Copy)]
-pub struct Router<'a> {
+pub struct Router<'a, P: PortIndex> {
     num_hosts: usize,
     out_start: &'a [u32],
     edge_head: &'a [u32],
     host_node: &'a [u32],
     row_of_node: &'a [u32],
     uniform_edge: &'a [u32],
-    ports: &'a [u16],
+    ports: &'a [P],
 }
 
-impl Router<'_> {
+/// A [`Router`] over one-byte or two-byte rows; each call dispatches once and then
+/// runs the walk specialised for the entry type.
+#[derive(Clone, Copy)]
+pub enum AnyRouter<'a> {
+    /// One-byte rows.
+    Narrow(Router<'a, u8>),
+    /// Two-byte rows.
+    Wide(Router<'a, u16>),
+}
+
+impl AnyRouter<'_> {
+    /// See [`Router::walk`].
+    #[inline]
+    pub fn walk(&self, src: u32, dst: u32, visit: impl FnMut(u32)) {
+        match self {
+            AnyRouter::Narrow(r) => r.walk(src, dst, visit),
+            AnyRouter::Wide(r) => r.walk(src, dst, visit),
+        }
+    }
+
+    /// See [`Router::walk_interleaved`].
+    #[inline]
+    pub fn walk_interleaved(
+        &self,
+        pairs: &[(u32, u32)],
+        out: &mut [u32],
+        stride: usize,
+        lens: &mut [u32],
+        visit: impl FnMut(u32),
+    ) {
+        match self {
+            AnyRouter::Narrow(r) => r.walk_interleaved(pairs, out, stride, lens, visit),
+            AnyRouter::Wide(r) => r.walk_interleaved(pairs, out, stride, lens, visit),
+        }
+    }
+}
+
+impl<P: PortIndex> Router<'_, P> {
     /// Calls `visit` with every edge of the route from host `src` to host `dst`
     /// (injection and ejection edges included; nothing for `src == dst`).
     ///
@@ -176,7 +349,7 @@ impl Router<'_> {
             let edge = if row == NONE {
                 self.uniform_edge[n]
             } else {
-                self.out_start[n] + self.ports[row as usize * self.num_hosts + dst] as u32
+                self.out_start[n] + self.ports[row as usize * self.num_hosts + dst].index()
             };
             visit(edge);
             cur = self.edge_head[edge as usize];
@@ -187,7 +360,7 @@ impl Router<'_> {
 /// How many routes [`Router::walk_interleaved`] advances together.
 pub const LANES: usize = 16;
 
-impl Router<'_> {
+impl<P: PortIndex> Router<'_, P> {
     /// Walks up to [`LANES`] routes (host pairs) in lockstep, one hop of each per step, so
     /// that the table lookups of different routes overlap in the memory system instead of
     /// waiting for each other (route walking is latency-bound on large tables).
@@ -225,7 +398,7 @@ impl Router<'_> {
                 let edge = if row == NONE {
                     self.uniform_edge[n]
                 } else {
-                    self.out_start[n] + self.ports[row as usize * self.num_hosts + dst[i]] as u32
+                    self.out_start[n] + self.ports[row as usize * self.num_hosts + dst[i]].index()
                 };
                 visit(edge);
                 out[i * stride + len[i] as usize] = edge;
@@ -264,6 +437,104 @@ pub fn comments_from_table(fabric: &Fabric, table: &ForwardingTable) -> EdgeComm
         }
     }
     EdgeComments::from_lists(symbols, lists, &all)
+}
+
+/// True if `fabric`'s edge comments are exactly [`comments_from_table`]`(fabric, table)`,
+/// so that they need not be stored beside the table. O(nodes × hosts), in parallel.
+pub fn comments_match_table(fabric: &Fabric, table: &ForwardingTable) -> bool {
+    let comments = &fabric.edge_comments;
+    if comments.kinds.len() != fabric.num_edges() {
+        return false;
+    }
+    // Symbol id → host index, or NONE for a name that is not a host.
+    let host_by_name: rustc_hash::FxHashMap<&str, u32> = (0..fabric.num_hosts() as u32)
+        .map(|h| (fabric.host_name(h), h))
+        .collect();
+    let host_of_symbol: Vec<u32> = (0..comments.symbols.len() as u32)
+        .map(|t| {
+            host_by_name
+                .get(comments.symbols.name(t))
+                .copied()
+                .unwrap_or(NONE)
+        })
+        .collect();
+    (0..fabric.num_nodes()).into_par_iter().all(|v| {
+        let edges = fabric.out_start[v]..fabric.out_start[v + 1];
+        if table.row_of_node[v] == NONE {
+            let uniform = table.uniform_edge[v];
+            return edges.clone().all(|e| {
+                let expected = if e == uniform {
+                    dot::Comment::All
+                } else {
+                    dot::Comment::Tokens { start: 0, end: 0 }
+                };
+                match (comments.kinds[e as usize], expected) {
+                    (dot::Comment::All, dot::Comment::All) => true,
+                    (dot::Comment::Tokens { start, end }, dot::Comment::Tokens { .. }) => {
+                        start == end
+                    }
+                    _ => false,
+                }
+            });
+        }
+        let mut listed = 0usize;
+        for e in edges {
+            let dot::Comment::Tokens { start, end } = comments.kinds[e as usize] else {
+                return false;
+            };
+            let mut previous = None;
+            for &t in &comments.tokens[start as usize..end as usize] {
+                let h = host_of_symbol[t as usize];
+                if h == NONE
+                    || previous.is_some_and(|p| p >= h)
+                    || table.next_edge(fabric, v as u32, h) != Some(e)
+                {
+                    return false;
+                }
+                previous = Some(h);
+            }
+            listed += (end - start) as usize;
+        }
+        let row = table.row_of_node[v] as usize * table.num_hosts;
+        listed == table.ports.routed(row..row + table.num_hosts)
+    })
+}
+
+/// What a full route check of a fabric established, kept with the fabric (in its cache)
+/// so that loading it again need not repeat an O(hosts²) check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouteSummary {
+    /// Hosts checked: all hosts of the fabric.
+    pub num_hosts: usize,
+    /// Ordered pairs checked.
+    pub pairs_checked: u64,
+    /// Pairs with a dead end or a loop.
+    pub broken: u64,
+    /// `path_lengths[h]` = number of routed pairs with h edges.
+    pub path_lengths: Vec<u64>,
+}
+
+impl RouteSummary {
+    /// The summary of `check`, a check of every host of its fabric.
+    pub fn of(check: &RouteCheck) -> Self {
+        RouteSummary {
+            num_hosts: check.num_hosts,
+            pairs_checked: check.pairs_checked,
+            broken: check.broken(),
+            path_lengths: check.path_lengths.clone(),
+        }
+    }
+
+    /// True if this summary covers every host of `fabric` and found nothing broken, so
+    /// that any subset of its hosts may be simulated without checking again.
+    pub fn proves_all_routed(&self, fabric: &Fabric) -> bool {
+        self.num_hosts == fabric.num_hosts() && self.broken == 0
+    }
+
+    /// The longest route, in edges.
+    pub fn max_route_len(&self) -> usize {
+        self.path_lengths.len().saturating_sub(1)
+    }
 }
 
 /// Why a route is broken.

@@ -9,7 +9,7 @@ use crate::fabric::Fabric;
 use crate::mapping::RankLayout;
 use crate::metric::{acc_band, MetricKind};
 use crate::pattern::{Levels, Pattern, PatternContext};
-use crate::routing::{check_routes, ForwardingTable, RouteCheck, Router, LANES};
+use crate::routing::{check_routes, AnyRouter, ForwardingTable, RouteCheck, RouteSummary, LANES};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
@@ -87,7 +87,7 @@ impl SimOutcome {
 
 /// One prepared simulation. Build it once, then [`Simulation::run`].
 pub struct Simulation<'a> {
-    router: Router<'a>,
+    router: AnyRouter<'a>,
     /// Longest route (edges) between the layout's hosts: the slot size per pair.
     max_route_len: usize,
     num_edges: usize,
@@ -144,19 +144,28 @@ impl<'a> Simulation<'a> {
     /// Prepares a simulation of `pattern` on `fabric`/`table` with the ranks of `layout`.
     ///
     /// Every route between the layout's hosts is checked first (the engine walks routes
-    /// without checks); when any is broken, the check is returned as the error.
+    /// without checks); when any is broken, the check is returned as the error. A
+    /// `known` summary of an earlier check of every host pair of this table (from a
+    /// fabric cache) that found nothing broken replaces the check.
     pub fn new(
         fabric: &'a Fabric,
         table: &'a ForwardingTable,
         layout: &'a RankLayout,
         pattern: &'a Pattern,
         config: SimConfig,
+        known: Option<&RouteSummary>,
     ) -> Result<Self, Box<RouteCheck>> {
-        let check = check_routes(fabric, table, layout.hosts());
-        if !check.all_routed() {
-            return Err(Box::new(check));
-        }
-        let max_route_len = check.path_lengths.len().saturating_sub(1).max(1);
+        let longest = match known.filter(|k| k.proves_all_routed(fabric)) {
+            Some(summary) => summary.max_route_len(),
+            None => {
+                let check = check_routes(fabric, table, layout.hosts());
+                if !check.all_routed() {
+                    return Err(Box::new(check));
+                }
+                check.path_lengths.len().saturating_sub(1)
+            }
+        };
+        let max_route_len = longest.max(1);
         let fixed_levels = (!pattern.is_random()).then(|| {
             let mut levels = Levels::new();
             // Deterministic patterns ignore the generator.

@@ -916,3 +916,42 @@ fn bundled_generated_fabrics_match_their_commands() {
         );
     }
 }
+
+#[test]
+fn caches_keep_the_route_check_and_write_whole_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    // A fabric with broken routes converts (exit 2); the cache remembers that the check
+    // failed, so a simulation checks again and names the broken pair.
+    let cache = path("dead-end.orcsfab");
+    orcs(&["convert", "-i", "tests/fixtures/dead-end.dot", "-o", &cache])
+        .fails_with(2, &["host pairs are not routed"]);
+    orcs(&["-i", &cache, "-n", "3", "--seed", "1"])
+        .fails_with(1, &["not routed", "to H3: node SA has no out-edge"]);
+    // A good fabric's cache simulates exactly like its dot, with or without the check.
+    let cache = path("two.orcsfab");
+    orcs(&["convert", "-i", TWO, "-o", &cache]).ok();
+    let args = [
+        "-p",
+        "bruck",
+        "-n",
+        "40",
+        "--seed",
+        "5",
+        "--metric",
+        "hist_acc_band",
+    ];
+    let mut a = vec!["-i", TWO];
+    a.extend_from_slice(&args);
+    let mut b = vec!["-i", cache.as_str()];
+    b.extend_from_slice(&args);
+    assert_eq!(orcs(&a).ok().metric_block(), orcs(&b).ok().metric_block());
+    // Output files appear whole or not at all; a bad directory fails before any work.
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert!(names.iter().all(|n| !n.ends_with(".partial")), "{names:?}");
+    orcs(&["convert", "-i", TWO, "-o", &path("missing/x.dot")])
+        .fails_with(1, &["cannot create output file", "missing/x.dot"]);
+}

@@ -1,61 +1,111 @@
 //! The binary fabric cache (`.orcsfab`): a routed fabric saved as little-endian arrays,
-//! so that large fabrics load without re-parsing text.
+//! so that large fabrics load without re-parsing text or re-checking routes.
 //!
-//! Layout: the magic `ORCSFAB\n`, a u32 format version, then the sections in a fixed
-//! order (names, host list, CSR edges, keys and attributes, comments, forwarding table),
-//! each array as a u64 length followed by its elements. Loading checks every length and
-//! index, so a damaged file gives an error rather than a wrong fabric.
+//! Layout (format version 2): the magic `ORCSFAB\n`, a u32 format version, then the
+//! sections in a fixed order: names, host list, CSR edges, keys and attributes, routing
+//! comments, forwarding table, route summary; then a CRC-32 of every byte before it.
+//! Arrays are a u64 length followed by their elements.
+//!
+//! Three choices keep a 100k-host fabric (a billion table entries) loadable in a fraction
+//! of a second:
+//! * comments that are just the table's own (`*` on host uplinks, the routed hosts in host
+//!   order on every other edge) are not stored: they would be twice the table's size, and
+//!   only writers need them ([`LoadedFabric::fill_comments`] rebuilds them);
+//! * the table is stored with one byte per entry when every switch has fewer than 255
+//!   ports (as [`ForwardingTable::compact`] keeps it in memory), read with one system call
+//!   into memory faulted in by all threads, and validated in parallel;
+//! * the result of the all-pairs route check is stored ([`RouteSummary`]), so loading
+//!   does not repeat an O(hosts²) walk; the checksum guarantees it belongs to this table.
+//!
+//! Loading checks every length and index and the checksum, so a damaged file gives an
+//! error rather than a wrong fabric.
 
 use super::dot::{Comment, SymbolTable};
 use super::{EdgeComments, Fabric, LoadedFabric, NONE};
-use crate::routing::ForwardingTable;
+use crate::routing::{comments_match_table, ForwardingTable, PortRows, RouteSummary, NO_PORT};
+use crc32fast::Hasher;
+use rayon::prelude::*;
 use std::io::{self, Read, Write};
 
 /// The first bytes of every cache file.
 pub const MAGIC: &[u8; 8] = b"ORCSFAB\n";
 /// The layout version this build reads and writes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
+
+/// Arrays larger than this are checksummed in parallel pieces of this size.
+const PIECE: usize = 8 << 20;
 
 /// True if `head` (the first bytes of a file) starts like a fabric cache.
 pub fn is_cache(head: &[u8]) -> bool {
     head.starts_with(MAGIC)
 }
 
+/// The CRC-32 of `bytes`, computed in parallel pieces and combined (equal to the
+/// sequential CRC). O(len / threads).
+fn crc_of(bytes: &[u8]) -> Hasher {
+    bytes
+        .par_chunks(PIECE)
+        .map(|piece| {
+            let mut h = Hasher::new();
+            h.update(piece);
+            h
+        })
+        .reduce(Hasher::new, |mut a, b| {
+            a.combine(&b);
+            a
+        })
+}
+
+/// Little-endian bytes of a slice of u32 (a copy on big-endian machines only).
+fn u32_bytes(v: &[u32]) -> std::borrow::Cow<'_, [u8]> {
+    if cfg!(target_endian = "little") {
+        std::borrow::Cow::Borrowed(bytemuck::cast_slice(v))
+    } else {
+        std::borrow::Cow::Owned(v.iter().flat_map(|x| x.to_le_bytes()).collect())
+    }
+}
+
+/// The writing side: every byte goes through the running checksum.
 struct Out<'a> {
     w: &'a mut dyn Write,
+    crc: Hasher,
 }
 
 impl Out<'_> {
-    fn u32s(&mut self, v: &[u32]) -> io::Result<()> {
-        self.len(v.len())?;
-        let mut buf = Vec::with_capacity(v.len() * 4);
-        for x in v {
-            buf.extend_from_slice(&x.to_le_bytes());
+    fn raw(&mut self, b: &[u8]) -> io::Result<()> {
+        if b.len() > PIECE {
+            self.crc.combine(&crc_of(b));
+        } else {
+            self.crc.update(b);
         }
-        self.w.write_all(&buf)
-    }
-    fn u16s(&mut self, v: &[u16]) -> io::Result<()> {
-        self.len(v.len())?;
-        let mut buf = Vec::with_capacity(v.len() * 2);
-        for x in v {
-            buf.extend_from_slice(&x.to_le_bytes());
-        }
-        self.w.write_all(&buf)
+        self.w.write_all(b)
     }
     fn len(&mut self, n: usize) -> io::Result<()> {
-        self.w.write_all(&(n as u64).to_le_bytes())
+        self.raw(&(n as u64).to_le_bytes())
+    }
+    fn u8(&mut self, x: u8) -> io::Result<()> {
+        self.raw(&[x])
+    }
+    fn u32s(&mut self, v: &[u32]) -> io::Result<()> {
+        self.len(v.len())?;
+        self.raw(&u32_bytes(v))
+    }
+    fn u64s(&mut self, v: &[u64]) -> io::Result<()> {
+        self.len(v.len())?;
+        let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+        self.raw(&bytes)
     }
     fn str(&mut self, s: &str) -> io::Result<()> {
         self.len(s.len())?;
-        self.w.write_all(s.as_bytes())
+        self.raw(s.as_bytes())
     }
     fn opt_str(&mut self, s: Option<&str>) -> io::Result<()> {
         match s {
             Some(s) => {
-                self.w.write_all(&[1])?;
+                self.u8(1)?;
                 self.str(s)
             }
-            None => self.w.write_all(&[0]),
+            None => self.u8(0),
         }
     }
     fn strs<'s>(&mut self, v: impl ExactSizeIterator<Item = &'s str>) -> io::Result<()> {
@@ -75,12 +125,17 @@ impl Out<'_> {
     }
 }
 
-/// Writes `loaded` (fabric and forwarding table) as a cache file. O(size of the fabric).
+/// Writes `loaded` (fabric, forwarding table and, if present, the route summary, which
+/// must come from checking this table) as a cache file. O(size of the fabric); the table
+/// is converted and checksummed in parallel.
 pub fn write_cache(out: &mut dyn Write, loaded: &LoadedFabric) -> io::Result<()> {
     let f = &loaded.fabric;
-    let mut o = Out { w: out };
-    o.w.write_all(MAGIC)?;
-    o.w.write_all(&VERSION.to_le_bytes())?;
+    let mut o = Out {
+        w: out,
+        crc: Hasher::new(),
+    };
+    o.raw(MAGIC)?;
+    o.raw(&VERSION.to_le_bytes())?;
     o.opt_str(f.graph_id.as_deref())?;
     o.attrs(std::slice::from_ref(&f.graph_attrs))?;
     o.strs(f.node_names.iter().map(String::as_str))?;
@@ -96,113 +151,249 @@ pub fn write_cache(out: &mut dyn Write, loaded: &LoadedFabric) -> io::Result<()>
         o.opt_str(k.as_deref())?;
     }
     o.attrs(&f.edge_attrs)?;
-    // Comments: kind per edge (0 absent, 1 all, 2 tokens) with ranges, tokens, names.
-    let c = &f.edge_comments;
-    let mut kinds = Vec::with_capacity(c.kinds.len() * 3);
-    for k in &c.kinds {
-        let (tag, a, b) = match *k {
-            Comment::Absent => (0, 0, 0),
-            Comment::All => (1, 0, 0),
-            Comment::Tokens { start, end } => (2, start, end),
-        };
-        kinds.extend_from_slice(&[tag, a, b]);
+
+    // Comments: 0 = the table's own (derived when needed), 1 = stored: kind per edge
+    // (0 absent, 1 all, 2 tokens) with token ranges, then tokens, then names.
+    let derived =
+        f.edge_comments.kinds.len() != f.num_edges() || comments_match_table(f, &loaded.table);
+    if derived {
+        o.u8(0)?;
+    } else {
+        o.u8(1)?;
+        let c = &f.edge_comments;
+        let mut kinds = Vec::with_capacity(c.kinds.len() * 3);
+        for k in &c.kinds {
+            let (tag, a, b) = match *k {
+                Comment::Absent => (0, 0, 0),
+                Comment::All => (1, 0, 0),
+                Comment::Tokens { start, end } => (2, start, end),
+            };
+            kinds.extend_from_slice(&[tag, a, b]);
+        }
+        o.u32s(&kinds)?;
+        o.u32s(&c.tokens)?;
+        o.strs((0..c.symbols.len() as u32).map(|i| c.symbols.name(i)))?;
     }
-    o.u32s(&kinds)?;
-    o.u32s(&c.tokens)?;
-    o.strs((0..c.symbols.len() as u32).map(|i| c.symbols.name(i)))?;
+
+    // Table: hosts per row, row index and uniform edge per node, entry width (1 or 2
+    // bytes), then the entries.
     let (num_hosts, rows, uniform, ports) = loaded.table.raw_parts();
     o.len(num_hosts)?;
     o.u32s(rows)?;
     o.u32s(uniform)?;
-    o.u16s(ports)?;
+    // A table that was not compacted is stored narrow all the same when it fits.
+    let narrowed = match ports {
+        PortRows::Wide(wide) if wide.par_iter().all(|&p| p == NO_PORT || p < u8::MAX as u16) => {
+            Some(PortRows::Narrow(
+                wide.par_iter()
+                    .map(|&p| if p == NO_PORT { u8::MAX } else { p as u8 })
+                    .collect(),
+            ))
+        }
+        _ => None,
+    };
+    match narrowed.as_ref().unwrap_or(ports) {
+        PortRows::Narrow(bytes) => {
+            o.u8(1)?;
+            o.len(bytes.len())?;
+            o.raw(bytes)?;
+        }
+        PortRows::Wide(ports) => {
+            o.u8(2)?;
+            o.len(ports.len())?;
+            if cfg!(target_endian = "little") {
+                o.raw(bytemuck::cast_slice(ports))?;
+            } else {
+                let bytes: Vec<u8> = ports.iter().flat_map(|p| p.to_le_bytes()).collect();
+                o.raw(&bytes)?;
+            }
+        }
+    }
+
+    // Route summary: 0 = none, 1 = a check of every host pair of this table.
+    match loaded
+        .routes
+        .as_ref()
+        .filter(|r| r.num_hosts == f.num_hosts())
+    {
+        None => o.u8(0)?,
+        Some(r) => {
+            o.u8(1)?;
+            o.len(r.num_hosts)?;
+            o.raw(&r.pairs_checked.to_le_bytes())?;
+            o.raw(&r.broken.to_le_bytes())?;
+            o.u64s(&r.path_lengths)?;
+        }
+    }
+    let crc = o.crc.clone().finalize();
+    o.w.write_all(&crc.to_le_bytes())?;
     o.w.flush()
 }
 
-/// Reads from a byte buffer with bounds checks.
+/// The reading side: a stream with a running checksum and a byte position for errors.
+/// Lengths are not trusted for allocation: small sections grow as bytes arrive, and the
+/// table's size is bounded by the node and host counts read before it.
 struct In<'a> {
-    buf: &'a [u8],
-    pos: usize,
+    r: &'a mut dyn Read,
+    crc: Hasher,
+    pos: u64,
 }
 
-impl<'a> In<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
-        let end = self
-            .pos
-            .checked_add(n)
-            .filter(|&e| e <= self.buf.len())
-            .ok_or_else(|| format!("truncated at byte {} (needed {n} more)", self.pos))?;
-        let s = &self.buf[self.pos..end];
-        self.pos = end;
-        Ok(s)
+impl In<'_> {
+    /// Fills `buf` from the stream, adding it to the checksum.
+    fn fill(&mut self, buf: &mut [u8]) -> Result<(), String> {
+        self.r.read_exact(buf).map_err(|e| match e.kind() {
+            io::ErrorKind::UnexpectedEof => format!(
+                "truncated: the section at byte {} needs {} bytes",
+                self.pos,
+                buf.len()
+            ),
+            _ => format!("cannot read: {e}"),
+        })?;
+        if buf.len() > PIECE {
+            self.crc.combine(&crc_of(buf));
+        } else {
+            self.crc.update(buf);
+        }
+        self.pos += buf.len() as u64;
+        Ok(())
+    }
+    /// `n` bytes, allocated as they arrive (a damaged length cannot exhaust memory).
+    fn bytes(&mut self, n: u64) -> Result<Vec<u8>, String> {
+        let mut buf = Vec::new();
+        let mut left = n;
+        while left > 0 {
+            let piece = left.min(PIECE as u64) as usize;
+            let start = buf.len();
+            buf.resize(start + piece, 0);
+            self.fill(&mut buf[start..])?;
+            left -= piece as u64;
+        }
+        Ok(buf)
+    }
+
+    /// `n` bytes of the forwarding table, whose size the caller has bounded: allocated
+    /// at once, faulted in by all threads, and read with one call.
+    fn table_bytes(&mut self, n: u64) -> Result<Vec<u8>, String> {
+        let mut buf = zeroed::<u8>(n)?;
+        prefault(&mut buf);
+        self.fill(&mut buf)?;
+        Ok(buf)
+    }
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], String> {
+        let mut b = [0; N];
+        self.fill(&mut b)?;
+        Ok(b)
+    }
+    fn u8(&mut self) -> Result<u8, String> {
+        Ok(self.array::<1>()?[0])
+    }
+    fn u64(&mut self) -> Result<u64, String> {
+        Ok(u64::from_le_bytes(self.array()?))
     }
     fn len(&mut self) -> Result<usize, String> {
-        let b = self.take(8)?;
-        let n = u64::from_le_bytes(b.try_into().map_err(|_| "bad length")?);
-        // No section can hold more items than bytes remain.
-        if n > (self.buf.len() - self.pos) as u64 {
-            return Err(format!(
-                "length {n} at byte {} exceeds the file",
-                self.pos - 8
-            ));
-        }
-        Ok(n as usize)
+        let at = self.pos;
+        let n = self.u64()?;
+        usize::try_from(n)
+            .ok()
+            .filter(|&n| n < 1 << 48)
+            .ok_or_else(|| format!("length {n} at byte {at} is not plausible"))
     }
     fn u32s(&mut self) -> Result<Vec<u32>, String> {
         let n = self.len()?;
-        let b = self.take(n.checked_mul(4).ok_or("length overflow")?)?;
-        Ok(b.chunks_exact(4)
+        let bytes = self.bytes(n as u64 * 4)?;
+        Ok(bytes
+            .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect())
     }
-    fn u16s(&mut self) -> Result<Vec<u16>, String> {
+    fn u64s(&mut self) -> Result<Vec<u64>, String> {
         let n = self.len()?;
-        let b = self.take(n.checked_mul(2).ok_or("length overflow")?)?;
-        Ok(b.chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        let bytes = self.bytes(n as u64 * 8)?;
+        Ok(bytes
+            .chunks_exact(8)
+            .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
             .collect())
     }
     fn str(&mut self) -> Result<String, String> {
         let n = self.len()?;
-        let b = self.take(n)?;
-        String::from_utf8(b.to_vec()).map_err(|_| format!("invalid UTF-8 before byte {}", self.pos))
+        let at = self.pos;
+        let b = self.bytes(n as u64)?;
+        String::from_utf8(b).map_err(|_| format!("invalid UTF-8 in the string at byte {at}"))
     }
     fn opt_str(&mut self) -> Result<Option<String>, String> {
-        match self.take(1)?[0] {
+        match self.u8()? {
             0 => Ok(None),
             1 => self.str().map(Some),
             t => Err(format!("bad option tag {t} at byte {}", self.pos - 1)),
         }
     }
-    fn strs(&mut self) -> Result<Vec<String>, String> {
+    fn list<T>(
+        &mut self,
+        mut item: impl FnMut(&mut Self) -> Result<T, String>,
+    ) -> Result<Vec<T>, String> {
         let n = self.len()?;
-        (0..n).map(|_| self.str()).collect()
+        let mut v = Vec::with_capacity(n.min(1 << 16));
+        for _ in 0..n {
+            v.push(item(self)?);
+        }
+        Ok(v)
     }
     fn attrs(&mut self) -> Result<Vec<Vec<(String, String)>>, String> {
-        let n = self.len()?;
-        (0..n)
-            .map(|_| {
-                let m = self.len()?;
-                (0..m).map(|_| Ok((self.str()?, self.str()?))).collect()
-            })
-            .collect()
+        self.list(|r| r.list(|r| Ok((r.str()?, r.str()?))))
     }
 }
 
-/// Reads a cache file written by [`write_cache`]. Every size and index is checked;
-/// errors say what is wrong (the caller adds the file name). O(file size).
+/// A zero-filled vector of `n` items, or an error when that much memory cannot be had
+/// (instead of aborting the process on a damaged or oversized file).
+fn zeroed<T: Clone + Default>(n: u64) -> Result<Vec<T>, String> {
+    let n = usize::try_from(n).map_err(|_| format!("{n} items cannot be addressed"))?;
+    // Reserving first turns an impossible size into an error; the zeroed allocation
+    // afterwards is lazy (untouched pages cost nothing).
+    let mut probe: Vec<T> = Vec::new();
+    probe.try_reserve_exact(n).map_err(|_| {
+        format!(
+            "cannot allocate {} bytes",
+            n.saturating_mul(std::mem::size_of::<T>())
+        )
+    })?;
+    drop(probe);
+    Ok(vec![T::default(); n])
+}
+
+/// Touches every page of `buf` from all threads. Fresh memory is zeroed by the kernel
+/// on first touch; left to the single reading thread that costs more than the read
+/// itself on a billion-entry table.
+fn prefault(buf: &mut [u8]) {
+    const PAGE: usize = 4096;
+    buf.par_chunks_mut(PIECE).for_each(|piece| {
+        for i in (0..piece.len()).step_by(PAGE) {
+            // Volatile: the compiler knows the memory is zero and would drop a plain store.
+            // SAFETY: `i` is in bounds of `piece`, and u8 has no alignment requirement.
+            unsafe { std::ptr::write_volatile(piece.as_mut_ptr().add(i), 0) };
+        }
+    });
+}
+
+/// Reads a cache file written by [`write_cache`]. Every size, index and the checksum
+/// are checked; errors say what is wrong (the caller adds the file name). O(file size),
+/// with the table read in one call and widened, checksummed and validated in parallel.
 pub fn read_cache(reader: &mut dyn Read) -> Result<LoadedFabric, String> {
-    let mut buf = Vec::new();
-    reader
-        .read_to_end(&mut buf)
-        .map_err(|e| format!("cannot read: {e}"))?;
-    if !is_cache(&buf) {
+    // Small sections are read a few bytes at a time: buffer them (large reads pass
+    // straight through the buffer).
+    let mut buffered = io::BufReader::with_capacity(1 << 16, reader);
+    let mut r = In {
+        r: &mut buffered,
+        crc: Hasher::new(),
+        pos: 0,
+    };
+    let magic: [u8; 8] = r
+        .array()
+        .map_err(|_| "not an orcs fabric cache (no ORCSFAB header)".to_string())?;
+    if !is_cache(&magic) {
         return Err("not an orcs fabric cache (no ORCSFAB header)".into());
     }
-    let mut r = In {
-        buf: &buf,
-        pos: MAGIC.len(),
-    };
-    let version = u32::from_le_bytes(r.take(4)?.try_into().map_err(|_| "bad version")?);
+    let version = u32::from_le_bytes(r.array()?);
     if version != VERSION {
         return Err(format!(
             "cache format version {version}, but this orcs reads version {VERSION}; convert the fabric again"
@@ -210,7 +401,7 @@ pub fn read_cache(reader: &mut dyn Read) -> Result<LoadedFabric, String> {
     }
     let graph_id = r.opt_str()?;
     let graph_attrs = r.attrs()?.into_iter().next().unwrap_or_default();
-    let node_names = r.strs()?;
+    let node_names = r.list(In::str)?;
     let nodes = node_names.len();
     let node_lines = r.u32s()?;
     let node_attrs = r.attrs()?;
@@ -220,22 +411,77 @@ pub fn read_cache(reader: &mut dyn Read) -> Result<LoadedFabric, String> {
     let edge_head = r.u32s()?;
     let edges = edge_head.len();
     let edge_lines = r.u32s()?;
-    let num_keys = r.len()?;
-    let edge_keys = (0..num_keys)
-        .map(|_| r.opt_str())
-        .collect::<Result<Vec<_>, _>>()?;
+    let edge_keys = r.list(In::opt_str)?;
     let edge_attrs = r.attrs()?;
-    let kinds_raw = r.u32s()?;
-    let tokens = r.u32s()?;
-    let symbol_names = r.strs()?;
+    let stored_comments = match r.u8()? {
+        0 => None,
+        1 => Some((r.u32s()?, r.u32s()?, r.list(In::str)?)),
+        t => return Err(format!("bad comment tag {t} at byte {}", r.pos - 1)),
+    };
     let num_hosts = r.len()?;
     let row_of_node = r.u32s()?;
     let uniform_edge = r.u32s()?;
-    let ports = r.u16s()?;
-    if r.pos != buf.len() {
+    let width = r.u8()?;
+    let at = r.pos;
+    let entries = r.len()?;
+    // A valid table has at most one row per node: bound the allocation by that.
+    if num_hosts != hosts.len()
+        || entries % num_hosts.max(1) != 0
+        || entries / num_hosts.max(1) > nodes
+    {
         return Err(format!(
-            "{} unexpected bytes after the forwarding table",
-            buf.len() - r.pos
+            "the forwarding table at byte {at} ({entries} entries) does not fit {} hosts and {nodes} nodes",
+            hosts.len()
+        ));
+    }
+    let ports = match width {
+        1 => PortRows::Narrow(r.table_bytes(entries as u64)?),
+        2 => {
+            let mut ports = zeroed::<u16>(entries as u64)?;
+            prefault(bytemuck::cast_slice_mut(&mut ports));
+            r.fill(bytemuck::cast_slice_mut(&mut ports))?;
+            if cfg!(target_endian = "big") {
+                ports.par_iter_mut().for_each(|p| *p = u16::from_le(*p));
+            }
+            PortRows::Wide(ports)
+        }
+        w => return Err(format!("bad table entry width {w} at byte {}", at - 1)),
+    };
+    let routes = match r.u8()? {
+        0 => None,
+        1 => {
+            let num_hosts = r.len()?;
+            let pairs_checked = r.u64()?;
+            let broken = r.u64()?;
+            let path_lengths = r.u64s()?;
+            Some(RouteSummary {
+                num_hosts,
+                pairs_checked,
+                broken,
+                path_lengths,
+            })
+        }
+        t => return Err(format!("bad route summary tag {t} at byte {}", r.pos - 1)),
+    };
+    let computed = r.crc.clone().finalize();
+    let mut stored = [0u8; 4];
+    r.r.read_exact(&mut stored)
+        .map_err(|_| format!("truncated: the checksum at byte {} is missing", r.pos))?;
+    if u32::from_le_bytes(stored) != computed {
+        return Err(format!(
+            "checksum mismatch (stored {:08x}, computed {computed:08x}): the file is damaged",
+            u32::from_le_bytes(stored)
+        ));
+    }
+    let mut extra = [0u8; 1];
+    if r.r
+        .read(&mut extra)
+        .map_err(|e| format!("cannot read: {e}"))?
+        != 0
+    {
+        return Err(format!(
+            "unexpected bytes after the checksum at byte {}",
+            r.pos + 4
         ));
     }
 
@@ -246,8 +492,7 @@ pub fn read_cache(reader: &mut dyn Read) -> Result<LoadedFabric, String> {
         && edge_tail.len() == edges
         && edge_lines.len() == edges
         && edge_keys.len() == edges
-        && edge_attrs.len() == edges
-        && kinds_raw.len() == edges * 3;
+        && edge_attrs.len() == edges;
     if !sizes_ok {
         return Err("section sizes do not agree".into());
     }
@@ -275,28 +520,47 @@ pub fn read_cache(reader: &mut dyn Read) -> Result<LoadedFabric, String> {
             }
         }
     }
-    let mut symbols = SymbolTable::new();
-    for name in &symbol_names {
-        symbols.intern(name);
+    let edge_comments = match stored_comments {
+        None => EdgeComments::default(),
+        Some((kinds_raw, tokens, symbol_names)) => {
+            if kinds_raw.len() != edges * 3 {
+                return Err("section sizes do not agree".into());
+            }
+            let mut symbols = SymbolTable::new();
+            for name in &symbol_names {
+                symbols.intern(name);
+            }
+            if symbols.len() != symbol_names.len() {
+                return Err("comment names repeat".into());
+            }
+            if tokens.iter().any(|&t| t as usize >= symbol_names.len()) {
+                return Err("a comment token names no symbol".into());
+            }
+            let kinds = kinds_raw
+                .chunks_exact(3)
+                .map(|k| match k[0] {
+                    0 => Ok(Comment::Absent),
+                    1 => Ok(Comment::All),
+                    2 if k[1] <= k[2] && k[2] as usize <= tokens.len() => Ok(Comment::Tokens {
+                        start: k[1],
+                        end: k[2],
+                    }),
+                    _ => Err("bad comment entry".to_string()),
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            EdgeComments {
+                kinds,
+                tokens,
+                symbols,
+            }
+        }
+    };
+    if let Some(summary) = &routes {
+        let longest_possible = nodes.saturating_sub(1);
+        if summary.num_hosts != hosts.len() || summary.max_route_len() > longest_possible {
+            return Err("the stored route check does not fit the fabric".into());
+        }
     }
-    if symbols.len() != symbol_names.len() {
-        return Err("comment names repeat".into());
-    }
-    if tokens.iter().any(|&t| t as usize >= symbol_names.len()) {
-        return Err("a comment token names no symbol".into());
-    }
-    let kinds = kinds_raw
-        .chunks_exact(3)
-        .map(|k| match k[0] {
-            0 => Ok(Comment::Absent),
-            1 => Ok(Comment::All),
-            2 if k[1] <= k[2] && k[2] as usize <= tokens.len() => Ok(Comment::Tokens {
-                start: k[1],
-                end: k[2],
-            }),
-            _ => Err("bad comment entry".to_string()),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
 
     let fabric = Fabric {
         graph_id,
@@ -312,11 +576,7 @@ pub fn read_cache(reader: &mut dyn Read) -> Result<LoadedFabric, String> {
         edge_lines,
         edge_keys,
         edge_attrs,
-        edge_comments: EdgeComments {
-            kinds,
-            tokens,
-            symbols,
-        },
+        edge_comments,
     };
     let table =
         ForwardingTable::from_raw_parts(&fabric, num_hosts, row_of_node, uniform_edge, ports)?;
@@ -324,6 +584,7 @@ pub fn read_cache(reader: &mut dyn Read) -> Result<LoadedFabric, String> {
         fabric,
         table,
         warnings: Vec::new(),
+        routes,
     })
 }
 
@@ -340,18 +601,125 @@ mod tests {
         SA -> SB [comment=\"H2, H3\"]; SB -> H2 [comment=H2]; SB -> H3 [comment=H3];
         SB -> SA [comment=\"H0,H1\"]; }";
 
-    fn cache_bytes() -> (LoadedFabric, Vec<u8>) {
-        let loaded =
-            load_routed_fabric_from(FABRIC.as_bytes(), "t", LoadOptions::default()).unwrap();
+    fn cache_of(text: &str, summary: bool) -> (LoadedFabric, Vec<u8>) {
+        let mut loaded =
+            load_routed_fabric_from(text.as_bytes(), "t", LoadOptions::default()).unwrap();
+        if summary {
+            let hosts: Vec<u32> = (0..loaded.fabric.num_hosts() as u32).collect();
+            loaded.routes = Some(RouteSummary::of(&check_routes(
+                &loaded.fabric,
+                &loaded.table,
+                &hosts,
+            )));
+        }
         let mut bytes = Vec::new();
         write_cache(&mut bytes, &loaded).unwrap();
         (loaded, bytes)
     }
 
+    fn cache_bytes() -> (LoadedFabric, Vec<u8>) {
+        cache_of(FABRIC, true)
+    }
+
+    /// Recomputes the trailing checksum, so that damage reaches the structural checks.
+    fn reseal(bytes: &mut Vec<u8>) {
+        if bytes.len() >= 4 {
+            bytes.truncate(bytes.len() - 4);
+        }
+        let crc = crc32fast::hash(bytes);
+        bytes.extend_from_slice(&crc.to_le_bytes());
+    }
+
+    /// Asserts that `a` and `b` describe the same fabric, comments and table.
+    fn assert_same(a: &LoadedFabric, b: &LoadedFabric) {
+        let (fa, fb) = (&a.fabric, &b.fabric);
+        assert_eq!(fa.node_names, fb.node_names);
+        assert_eq!(fa.edge_head, fb.edge_head);
+        assert_eq!(fa.edge_keys, fb.edge_keys);
+        assert_eq!(fa.edge_attrs, fb.edge_attrs);
+        for e in 0..fa.num_edges() as u32 {
+            assert_eq!(
+                fa.edge_comments.text(e),
+                fb.edge_comments.text(e),
+                "edge {e}"
+            );
+        }
+        for v in 0..fa.num_nodes() as u32 {
+            for h in 0..fa.num_hosts() as u32 {
+                assert_eq!(a.table.next_edge(fa, v, h), b.table.next_edge(fb, v, h));
+            }
+        }
+    }
+
+    #[test]
+    fn comments_of_the_table_are_derived_not_stored() {
+        let (loaded, bytes) = cache_bytes();
+        let mut back = read_cache(&mut bytes.as_slice()).unwrap();
+        assert!(back.fabric.edge_comments.kinds.is_empty());
+        back.fill_comments();
+        assert_same(&loaded, &back);
+        assert_eq!(back.routes, loaded.routes);
+        assert_eq!(back.routes.as_ref().unwrap().pairs_checked, 12);
+    }
+
+    #[test]
+    fn other_comments_are_stored_verbatim() {
+        // Hosts out of host order, and a name that is not a host: kept as written.
+        let text = FABRIC
+            .replace("comment=\"H2, H3\"", "comment=\"H3, H2\"")
+            .replace("comment=H0]", "comment=\"H0, X9\"]");
+        let (loaded, bytes) = cache_of(&text, false);
+        let back = read_cache(&mut bytes.as_slice()).unwrap();
+        assert_eq!(
+            back.fabric.edge_comments.kinds.len(),
+            back.fabric.num_edges()
+        );
+        assert_same(&loaded, &back);
+        assert_eq!(back.routes, None);
+    }
+
+    #[test]
+    fn wide_ports_round_trip() {
+        // 300 hosts on one switch: local port numbers above 255 need two bytes.
+        let mut text = String::from("digraph w { S0; ");
+        for h in 0..300 {
+            text.push_str(&format!(
+                "H{h} -> S0 [comment=\"*\"]; S0 -> H{h} [comment=H{h}]; "
+            ));
+        }
+        text.push('}');
+        let (loaded, bytes) = cache_of(&text, true);
+        let mut back = read_cache(&mut bytes.as_slice()).unwrap();
+        back.fill_comments();
+        assert_same(&loaded, &back);
+        // The narrow layout of the two-switch fabric is one byte per entry.
+        let (small, small_bytes) = cache_bytes();
+        assert!(small_bytes.len() < bytes.len());
+        assert!(read_cache(&mut small_bytes.as_slice()).is_ok(), "{small:?}");
+    }
+
+    #[test]
+    fn damage_is_caught_by_the_checksum() {
+        let (_, mut bytes) = cache_bytes();
+        let at = bytes.len() / 2;
+        bytes[at] ^= 0x10;
+        let err = read_cache(&mut bytes.as_slice()).err().unwrap();
+        assert!(err.contains("checksum mismatch"), "{err}");
+        let (_, mut bytes) = cache_bytes();
+        bytes.push(0);
+        let err = read_cache(&mut bytes.as_slice()).err().unwrap();
+        assert!(err.contains("after the checksum"), "{err}");
+        let (_, mut bytes) = cache_bytes();
+        bytes.truncate(bytes.len() - 2);
+        let err = read_cache(&mut bytes.as_slice()).err().unwrap();
+        assert!(err.contains("truncated"), "{err}");
+    }
+
     #[test]
     fn round_trip_keeps_everything() {
         let (loaded, bytes) = cache_bytes();
-        let back = read_cache(&mut bytes.as_slice()).unwrap();
+        let mut back = read_cache(&mut bytes.as_slice()).unwrap();
+        back.fill_comments();
         let (a, b) = (&loaded.fabric, &back.fabric);
         assert_eq!(a.node_names, b.node_names);
         assert_eq!(a.edge_head, b.edge_head);
@@ -387,6 +755,7 @@ mod tests {
         fn damaged_caches_never_panic(
             cut in 0usize..2000,
             flips in proptest::collection::vec((0usize..2000, any::<u8>()), 0..4),
+            resealed in any::<bool>(),
         ) {
             let (_, mut bytes) = cache_bytes();
             for (at, value) in flips {
@@ -394,6 +763,9 @@ mod tests {
                 bytes[at] = value;
             }
             bytes.truncate(cut.min(bytes.len()));
+            if resealed {
+                reseal(&mut bytes);
+            }
             if let Ok(loaded) = read_cache(&mut bytes.as_slice()) {
                 let hosts: Vec<u32> = (0..loaded.fabric.num_hosts() as u32).collect();
                 let _ = check_routes(&loaded.fabric, &loaded.table, &hosts);

@@ -2,7 +2,7 @@
 
 use super::dot::{parse_dot, Comment, DotGraph};
 use super::{is_host_name, Fabric, NONE};
-use crate::routing::{ForwardingTable, NO_PORT};
+use crate::routing::{comments_from_table, ForwardingTable, RouteSummary, NO_PORT};
 use flate2::read::MultiGzDecoder;
 use std::fmt;
 use std::fs::File;
@@ -60,6 +60,31 @@ pub struct LoadedFabric {
     pub table: ForwardingTable,
     /// Things the user should know that are not errors (one line each).
     pub warnings: Vec<String>,
+    /// The result of an earlier check of every host pair, when the input carried one (a
+    /// fabric cache does), so that simulations need not check the routes again.
+    pub routes: Option<RouteSummary>,
+}
+
+impl LoadedFabric {
+    /// A fabric and its table, with no warnings and no stored route check.
+    pub fn new(fabric: Fabric, table: ForwardingTable) -> Self {
+        LoadedFabric {
+            fabric,
+            table,
+            warnings: Vec::new(),
+            routes: None,
+        }
+    }
+
+    /// Gives the fabric the routing comments of its table when it has none (a cache
+    /// stores only the table when the comments are the table's own, and generated
+    /// fabrics start without them). Writers of dot and GraphML need them.
+    /// O(nodes × hosts) when filling, O(1) otherwise.
+    pub fn fill_comments(&mut self) {
+        if self.fabric.edge_comments.kinds.len() != self.fabric.num_edges() {
+            self.fabric.edge_comments = comments_from_table(&self.fabric, &self.table);
+        }
+    }
 }
 
 /// Opens `path` (`-` = standard input) as a buffered reader, decompressing gzip when the
@@ -291,10 +316,12 @@ pub fn compile_dot(
     }
     fabric.edge_comments.tokens = graph.comment_tokens;
     fabric.edge_comments.symbols = graph.symbols;
+    table.compact();
     Ok(LoadedFabric {
         fabric,
         table,
         warnings,
+        routes: None,
     })
 }
 

@@ -54,7 +54,9 @@ pub struct Fabric {
     pub edge_keys: Vec<Option<String>>,
     /// Other edge attributes from the input (not `key`, not `comment`), kept for writers.
     pub edge_attrs: Vec<Vec<(String, String)>>,
-    /// Each edge's routing comment as given in the input, kept for writers.
+    /// Each edge's routing comment as given in the input, kept for writers. Empty (no
+    /// entry per edge) when the comments are the forwarding table's own and have not been
+    /// derived yet (see [`LoadedFabric::fill_comments`]).
     pub edge_comments: EdgeComments,
 }
 

@@ -10,7 +10,7 @@ use super::node_name_map::NodeNameMap;
 use super::{IbTopology, Lfts, NodeKind};
 use crate::fabric::dot::SymbolTable;
 use crate::fabric::{EdgeComments, Fabric, LoadedFabric, NONE};
-use crate::routing::{comments_from_table, ForwardingTable, NO_PORT};
+use crate::routing::{ForwardingTable, NO_PORT};
 use std::collections::HashMap;
 
 /// How to turn the dumps into a fabric.
@@ -293,14 +293,18 @@ pub fn convert(
             sources.lft
         ));
     }
-    fabric.edge_comments = match options.lmc_paths {
-        false => comments_from_table(&fabric, &table),
-        true => all_path_comments(&fabric, &dest_lids, lfts, topo, &vertex_of, &edge_at),
-    };
+    // Without --lmc-paths the comments are the table's own: writers derive them when
+    // needed (LoadedFabric::fill_comments) instead of every load paying for them.
+    if options.lmc_paths {
+        fabric.edge_comments =
+            all_path_comments(&fabric, &dest_lids, lfts, topo, &vertex_of, &edge_at);
+    }
+    table.compact();
     Ok(LoadedFabric {
         fabric,
         table,
         warnings,
+        routes: None,
     })
 }
 
