@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod deadlock;
+pub mod draw;
 pub mod engines;
 pub mod fabric;
 pub mod gen;
