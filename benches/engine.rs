@@ -63,6 +63,7 @@ fn config(n: usize, runs: u64) -> SimConfig {
             part_commsize: 2,
             orcs_compat: false,
         },
+        links: false,
     }
 }
 

@@ -388,6 +388,15 @@ pub struct SimArgs {
     /// Print no summary, notices, warnings or progress on standard error (a seed chosen by orcs and runs without traffic are still reported).
     #[arg(verbatim_doc_comment, short = 'q', long = "quiet")]
     pub quiet: bool,
+    /// Also write a per-link table as CSV to FILE: every directed link with its endpoints, the all-pairs routes over it, the messages it carried, its largest congestion and the share of runs in which it was the bottleneck.
+    #[arg(verbatim_doc_comment, long = "links", value_name = "FILE")]
+    pub links: Option<String>,
+    /// Also plot the metric's distribution with its mean and 95 % confidence interval to FILE (.svg or .png).
+    #[arg(verbatim_doc_comment, long = "plot", value_name = "FILE")]
+    pub plot: Option<String>,
+    /// Overlay the result in FILE (written earlier with --format json) on the --plot as a comparison series; repeat for more.
+    #[arg(verbatim_doc_comment, long = "compare", value_name = "FILE", requires = "plot")]
+    pub compare: Vec<String>,
 }
 
 /// Output formats of a simulation.
@@ -446,6 +455,12 @@ pub struct SimPlan {
     pub format: Format,
     pub orcs_compat: bool,
     pub quiet: bool,
+    /// --links: the per-link CSV file.
+    pub links_file: Option<String>,
+    /// --plot: the plot file and its format.
+    pub plot: Option<(String, orcs::draw::ImageFormat)>,
+    /// --compare: results to overlay on the plot.
+    pub compare: Vec<String>,
 }
 
 /// A validated check request.
@@ -598,6 +613,13 @@ impl Cli {
             bail!("--printptrn and --printnamelist print text; they cannot be combined with --format json or csv");
         }
         let pattern_lines = header_lines(&pattern, a.ptrnarg.as_deref());
+        let plot = match a.plot {
+            Some(path) => match orcs::draw::ImageFormat::from_path(&path) {
+                Some(f) => Some((path, f)),
+                None => bail!("--plot '{path}': the file name must end in .svg or .png"),
+            },
+            None => None,
+        };
         let plan = SimPlan {
             input: a.input.spec(a.orcs_compat),
             input_file: a.input.input_file,
@@ -623,6 +645,9 @@ impl Cli {
             format,
             orcs_compat: a.orcs_compat,
             quiet: a.quiet,
+            links_file: a.links,
+            plot,
+            compare: a.compare,
         };
         Ok(if a.getnumlevels {
             Plan::NumLevels(Box::new(plan))

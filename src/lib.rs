@@ -18,6 +18,8 @@ pub mod input;
 pub mod mapping;
 pub mod metric;
 pub mod pattern;
+pub mod plot;
 pub mod report;
+pub mod results;
 pub mod routing;
 pub mod sim;

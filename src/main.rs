@@ -341,6 +341,18 @@ fn open_target(plan: &SimPlan) -> Result<Target> {
     Ok(Target::File(BufWriter::new(file)))
 }
 
+/// Creates an output file named by `flag`, before a long run so a bad path fails early.
+fn create_file(path: &str, flag: &str) -> Result<BufWriter<File>> {
+    let file = File::create(path).with_context(|| format!("{flag}: cannot create '{path}'"))?;
+    Ok(BufWriter::new(file))
+}
+
+/// Reads a result written with `--format json`.
+fn read_result(path: &str) -> Result<orcs::results::ResultDoc> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read '{path}'"))?;
+    Ok(orcs::results::parse_result(&text, path)?)
+}
+
 /// The host name for ORCS's "Unique hosts participating" header line.
 fn host_name() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname")
@@ -437,6 +449,7 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
         metric: plan.metric,
         orcs_compat: plan.orcs_compat,
         pattern_context: ctx,
+        links: plan.links_file.is_some(),
     };
     let sim = busy("checking routes", plan.quiet, || {
         Simulation::new(
@@ -461,6 +474,19 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
         anyhow::anyhow!(msg)
     })?;
     let mut target = open_target(plan)?;
+    let links_out = match &plan.links_file {
+        Some(path) => Some(create_file(path, "--links")?),
+        None => None,
+    };
+    let compare = plan
+        .compare
+        .iter()
+        .map(|path| read_result(path))
+        .collect::<Result<Vec<_>>>()?;
+    let plot_out = match &plan.plot {
+        Some((path, format)) => Some((create_file(path, "--plot")?, *format)),
+        None => None,
+    };
     let bar = progress_bar(plan.runs, plan.quiet);
     let started = Instant::now();
     let outcome = sim.run(&|done| bar.inc(done));
@@ -502,6 +528,30 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
         orcs_compat: plan.orcs_compat,
     };
 
+    if let (Some(mut file), Some(links)) = (links_out, &outcome.links) {
+        let all_hosts: Vec<u32> = (0..fabric.num_hosts() as u32).collect();
+        let check = busy("counting all-pairs routes per link", plan.quiet, || {
+            check_routes(fabric, table, &all_hosts)
+        });
+        file.write_all(report::links_csv(fabric, &check.link_routes, links).as_bytes())?;
+        file.flush()?;
+    }
+    if let Some((mut file, format)) = plot_out {
+        let doc = orcs::results::parse_result(
+            &report::json_report(&info, fabric, &outcome),
+            &plan.output_file,
+        )?;
+        let mut docs = vec![&doc];
+        docs.extend(compare.iter());
+        match orcs::plot::histogram(&docs, plan.metric) {
+            Some(figure) => file.write_all(&orcs::plot::render_plot(&figure, format)?)?,
+            None => bail!(
+                "--plot: the results have no distribution of {} to draw",
+                plan.metric
+            ),
+        }
+        file.flush()?;
+    }
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     match plan.format {

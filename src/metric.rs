@@ -86,7 +86,7 @@ pub fn acc_band_bin(edges: &[f64; ACC_BAND_BINS + 1], x: f64) -> Option<usize> {
 }
 
 /// Mean, spread and a 95 % confidence interval of the mean of per-run values.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Summary {
     /// Number of values.
     pub n: u64,

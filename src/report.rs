@@ -6,7 +6,7 @@ use crate::fabric::write::write_dot;
 use crate::fabric::Fabric;
 use crate::metric::{acc_band, acc_band_bin, acc_band_bin_edges, MetricKind, Summary};
 use crate::routing::RouteCheck;
-use crate::sim::SimOutcome;
+use crate::sim::{LinkStats, SimOutcome};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -502,6 +502,37 @@ pub fn csv_report(metric: MetricKind, fabric: &Fabric, outcome: &SimOutcome) -> 
                 );
             }
         }
+    }
+    s
+}
+
+/// The `--links` table: one row per directed edge with its endpoints and port key,
+/// `routes` (all-pairs routes over it, from the route check), `messages` (routes it
+/// carried over all levels and runs), `max_congestion` (most routes sharing it in one
+/// level), `bottleneck_runs` and `bottleneck_share` (runs in which it carried the run's
+/// largest congestion, and their share of the runs with traffic). O(edges).
+pub fn links_csv(fabric: &Fabric, routes: &[u64], links: &LinkStats) -> String {
+    let mut s = String::from(
+        "edge_id,tail,head,key,routes,messages,max_congestion,bottleneck_runs,bottleneck_share\n",
+    );
+    let runs = links.runs_with_traffic;
+    for e in 0..fabric.num_edges() {
+        let share = if runs == 0 {
+            0.0
+        } else {
+            links.bottleneck_runs[e] as f64 / runs as f64
+        };
+        let _ = writeln!(
+            s,
+            "{e},{},{},{},{},{},{},{},{share:.6}",
+            csv_field(&fabric.node_names[fabric.edge_tail[e] as usize]),
+            csv_field(&fabric.node_names[fabric.edge_head[e] as usize]),
+            csv_field(fabric.edge_keys[e].as_deref().unwrap_or("")),
+            routes.get(e).copied().unwrap_or(0),
+            links.messages[e],
+            links.max_congestion[e],
+            links.bottleneck_runs[e],
+        );
     }
     s
 }

@@ -57,6 +57,21 @@ pub struct SimConfig {
     pub orcs_compat: bool,
     /// Pattern parameters (commsize, part commsize).
     pub pattern_context: PatternContext,
+    /// Collect per-link statistics ([`LinkStats`]) whatever the metric.
+    pub links: bool,
+}
+
+/// Per directed edge statistics over all runs (`--links`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LinkStats {
+    /// Routes simulated over the edge, summed over levels and runs (each route once).
+    pub messages: Vec<u64>,
+    /// Largest number of routes sharing the edge in one level of one run.
+    pub max_congestion: Vec<u32>,
+    /// Runs in which the edge carried the run's largest congestion (in some level).
+    pub bottleneck_runs: Vec<u64>,
+    /// Runs that had traffic (the denominator of the bottleneck share).
+    pub runs_with_traffic: u64,
 }
 
 /// What a simulation produced, run by run and in total.
@@ -76,6 +91,8 @@ pub struct SimOutcome {
     pub dep_max_delay: Vec<u64>,
     /// Per edge, with get_cable_cong: the summed route count (ORCS-inflated in compat).
     pub cable: Vec<u64>,
+    /// Per-link statistics, when asked for.
+    pub links: Option<LinkStats>,
 }
 
 impl SimOutcome {
@@ -124,12 +141,19 @@ struct Scratch {
     /// dep_max_delay (compat): whether a rank already sent / received in this level.
     sent: Vec<bool>,
     received: Vec<bool>,
+    /// --links: the current run's bottleneck edges (carrying `run_max`), deduplicated by
+    /// `mark[e] == generation`; the generation changes whenever the list restarts.
+    bottlenecks: Vec<u32>,
+    run_max: u32,
+    mark: Vec<u64>,
+    generation: u64,
 }
 
 /// Totals of one chunk of runs.
 struct ChunkTotals {
     weight_hist: Vec<u64>,
     cable: Vec<u64>,
+    links: Option<LinkStats>,
 }
 
 /// Values of one run.
@@ -217,6 +241,12 @@ impl<'a> Simulation<'a> {
         let new_totals = || ChunkTotals {
             weight_hist: Vec::new(),
             cable: vec![0; if cable_on { self.num_edges } else { 0 }],
+            links: self.config.links.then(|| LinkStats {
+                messages: vec![0; self.num_edges],
+                max_congestion: vec![0; self.num_edges],
+                bottleneck_runs: vec![0; self.num_edges],
+                runs_with_traffic: 0,
+            }),
         };
         // Slots of one chunk of runs in each per-run array.
         let delay_chunks: Vec<&mut [u64]> = if want_delay {
@@ -254,10 +284,19 @@ impl<'a> Simulation<'a> {
             .reduce(new_totals, |mut a, b| {
                 add_into(&mut a.weight_hist, &b.weight_hist);
                 add_into(&mut a.cable, &b.cable);
+                if let (Some(x), Some(y)) = (&mut a.links, &b.links) {
+                    add_into(&mut x.messages, &y.messages);
+                    add_into(&mut x.bottleneck_runs, &y.bottleneck_runs);
+                    for (m, &n) in x.max_congestion.iter_mut().zip(&y.max_congestion) {
+                        *m = (*m).max(n);
+                    }
+                    x.runs_with_traffic += y.runs_with_traffic;
+                }
                 a
             });
         out.weight_hist = totals.weight_hist;
         out.cable = totals.cable;
+        out.links = totals.links;
         out
     }
 
@@ -276,6 +315,10 @@ impl<'a> Simulation<'a> {
             cur_finish: vec![0; n],
             sent: vec![false; n],
             received: vec![false; n],
+            bottlenecks: Vec::new(),
+            run_max: 0,
+            mark: vec![0; if self.config.links { self.num_edges } else { 0 }],
+            generation: 0,
         }
     }
 
@@ -322,18 +365,29 @@ impl<'a> Simulation<'a> {
         }
         let mut sum_max = 0u64;
         let mut delay = 0u64;
+        s.run_max = 0;
+        s.bottlenecks.clear();
+        s.generation += 1;
         for l in self.simulated_levels(levels) {
             let pairs = levels.level(l);
             if pairs.is_empty() {
                 break; // ORCS stops at the first empty level.
             }
-            let level_max = self.simulate_level(pairs, s, &mut totals.cable);
+            let level_max = self.simulate_level(pairs, s, &mut totals.cable, &mut totals.links);
             sum_max += level_max as u64;
             if want_delay {
                 delay = delay.max(self.level_delay(pairs, s));
             }
         }
         s.levels = generated;
+        if let Some(links) = &mut totals.links {
+            if s.run_max > 0 {
+                links.runs_with_traffic += 1;
+                for &e in &s.bottlenecks {
+                    links.bottleneck_runs[e as usize] += 1;
+                }
+            }
+        }
         add_into(&mut totals.weight_hist, &s.run_hist);
         RunValues {
             acc_band: acc_band(&s.run_hist).unwrap_or(f64::NAN),
@@ -345,7 +399,13 @@ impl<'a> Simulation<'a> {
 
     /// Routes one level's pairs, fills `s.weights` and the run histogram, and returns the
     /// level's largest weight. O(pairs × hops).
-    fn simulate_level(&self, pairs: &[(u32, u32)], s: &mut Scratch, cable: &mut [u64]) -> u32 {
+    fn simulate_level(
+        &self,
+        pairs: &[(u32, u32)],
+        s: &mut Scratch,
+        cable: &mut [u64],
+        links: &mut Option<LinkStats>,
+    ) -> u32 {
         let Scratch {
             ranks,
             load,
@@ -354,6 +414,10 @@ impl<'a> Simulation<'a> {
             lane_pairs,
             weights,
             run_hist,
+            bottlenecks,
+            run_max,
+            mark,
+            generation,
             ..
         } = s;
         let stride = self.max_route_len;
@@ -401,6 +465,34 @@ impl<'a> Simulation<'a> {
                 };
                 for &e in route {
                     cable[e as usize] += inc;
+                }
+            }
+        }
+        if let Some(links) = links {
+            for i in 0..pairs.len() {
+                for &e in &route_edges[i * stride..i * stride + route_lens[i] as usize] {
+                    let e = e as usize;
+                    links.messages[e] += 1;
+                    links.max_congestion[e] = links.max_congestion[e].max(load[e]);
+                }
+            }
+            if level_max > 0 && level_max >= *run_max {
+                if level_max > *run_max {
+                    *run_max = level_max;
+                    bottlenecks.clear();
+                    *generation += 1;
+                }
+                // The edges at the maximum lie on the routes of maximal weight.
+                for (i, &w) in weights.iter().enumerate() {
+                    if w != level_max {
+                        continue;
+                    }
+                    for &e in &route_edges[i * stride..i * stride + route_lens[i] as usize] {
+                        if load[e as usize] == level_max && mark[e as usize] != *generation {
+                            mark[e as usize] = *generation;
+                            bottlenecks.push(e);
+                        }
+                    }
                 }
             }
         }

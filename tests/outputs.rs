@@ -1,0 +1,339 @@
+//! Machine-readable outputs and pictures: JSON and CSV read back equal the in-memory
+//! results, the per-link table matches a hand computation, plots render without fonts.
+
+mod common;
+use common::*;
+
+use orcs::fabric::{load_routed_fabric, LoadOptions};
+use orcs::mapping::{LayoutSpec, RankLayout, SubsetMethod};
+use orcs::metric::MetricKind;
+use orcs::pattern::{Pattern, PatternContext};
+use orcs::report::{csv_report, json_report, RunInfo};
+use orcs::results::parse_result;
+use orcs::sim::{stream_rng, SimConfig, SimOutcome, Simulation, Stream};
+
+/// Simulates `pattern` on `path` with all hosts, in memory.
+fn simulate(path: &str, pattern: &str, metric: MetricKind, runs: u64) -> (RunInfo, SimOutcome) {
+    let loaded = load_routed_fabric(path, LoadOptions::default()).expect("fabric");
+    let fabric = &loaded.fabric;
+    let n = fabric.num_hosts() - fabric.num_hosts() % 2;
+    let spec = LayoutSpec {
+        commsize: n,
+        subset: SubsetMethod::Rand,
+        part: None,
+        ordering: Vec::new(),
+        shuffle: true,
+    };
+    let layout = RankLayout::build(fabric, &spec, &mut stream_rng(7, Stream::Subset))
+        .expect("layout")
+        .0;
+    let pattern = Pattern::parse(pattern, None).expect("pattern");
+    let ctx = PatternContext {
+        commsize: n as u32,
+        part_commsize: 2,
+        orcs_compat: false,
+    };
+    let config = SimConfig {
+        runs,
+        seed: 7,
+        level: None,
+        metric,
+        orcs_compat: false,
+        pattern_context: ctx,
+        links: false,
+    };
+    let sim = Simulation::new(fabric, &loaded.table, &layout, &pattern, config, None)
+        .unwrap_or_else(|_| panic!("routes are valid"));
+    let outcome = sim.run(&|_| {});
+    let info = RunInfo {
+        input_file: path.to_string(),
+        output_file: "-".into(),
+        pattern_lines: vec![pattern.kind().name().to_string()],
+        pattern: pattern.kind().name().to_string(),
+        commsize: n,
+        part_commsize: 2,
+        subset: "rand".into(),
+        part_subset: "none".into(),
+        level: -1,
+        runs,
+        metric,
+        shuffle: true,
+        seed: 7,
+        subset_hosts: n,
+        fabric_hosts: fabric.num_hosts(),
+        fabric_switches: fabric.num_switches(),
+        fabric_edges: fabric.num_edges(),
+        orcs_compat: false,
+    };
+    (info, outcome)
+}
+
+#[test]
+fn json_reads_back_as_the_results_in_memory() {
+    for metric in [MetricKind::DepMaxDelay, MetricKind::GetCableCong] {
+        let (info, outcome) = simulate(FT4, "bruck", metric, 60);
+        let loaded = load_routed_fabric(FT4, LoadOptions::default()).unwrap();
+        let doc = parse_result(&json_report(&info, &loaded.fabric, &outcome), "mem").unwrap();
+        // Per-run values are exact: JSON numbers round-trip f64 and u64.
+        let acc: Vec<Option<f64>> = outcome
+            .acc_band
+            .iter()
+            .map(|&v| (!v.is_nan()).then_some(v))
+            .collect();
+        assert_eq!(doc.per_run.acc_band, acc);
+        assert_eq!(doc.per_run.sum_max_cong, outcome.sum_max_cong);
+        assert_eq!(doc.per_run.pairs, outcome.pairs);
+        assert_eq!(doc.per_run.dep_max_delay, outcome.dep_max_delay);
+        let weights: Vec<(u64, u64)> = doc
+            .hist_max_cong
+            .weights
+            .iter()
+            .map(|w| (w.weight, w.count))
+            .collect();
+        let expected: Vec<(u64, u64)> = outcome
+            .weight_hist
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .map(|(w, &c)| (w as u64, c))
+            .collect();
+        assert_eq!(weights, expected);
+        assert_eq!(doc.hist_max_cong.total_pairs, outcome.total_pairs());
+        assert_eq!(doc.parameter("metric"), metric.name());
+        assert_eq!(doc.parameter("seed"), "7");
+        match metric {
+            MetricKind::GetCableCong => {
+                let cables = doc.cable_congestion.as_ref().expect("cable data");
+                let counts: Vec<u64> = cables.iter().map(|c| c.count).collect();
+                assert_eq!(counts, outcome.cable);
+                let max = *outcome.cable.iter().max().unwrap() as f32;
+                for c in cables {
+                    assert_eq!(c.congestion, c.count as f32 / max);
+                }
+            }
+            _ => assert!(doc.cable_congestion.is_none()),
+        }
+        let s = doc.summary.sum_max_cong.unwrap();
+        let mean = outcome.sum_max_cong.iter().sum::<u64>() as f64 / 60.0;
+        assert!((s.mean - mean).abs() < 1e-12, "{} vs {mean}", s.mean);
+    }
+}
+
+#[test]
+fn csv_reads_back_as_the_results_in_memory() {
+    let loaded = load_routed_fabric(FT4, LoadOptions::default()).unwrap();
+    let (_, outcome) = simulate(FT4, "bruck", MetricKind::DepMaxDelay, 40);
+    let text = csv_report(MetricKind::DepMaxDelay, &loaded.fabric, &outcome);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("run,pairs,acc_band,sum_max_cong,dep_max_delay")
+    );
+    for (r, line) in lines.enumerate() {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f[0].parse::<usize>().unwrap(), r);
+        assert_eq!(f[1].parse::<u64>().unwrap(), outcome.pairs[r]);
+        assert_eq!(f[2].parse::<f64>().unwrap(), outcome.acc_band[r]);
+        assert_eq!(f[3].parse::<u64>().unwrap(), outcome.sum_max_cong[r]);
+        assert_eq!(f[4].parse::<u64>().unwrap(), outcome.dep_max_delay[r]);
+    }
+    let (_, outcome) = simulate(FT4, "bisect", MetricKind::HistMaxCong, 40);
+    let text = csv_report(MetricKind::HistMaxCong, &loaded.fabric, &outcome);
+    let total = outcome.total_pairs() as f64;
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let (w, c) = (f[0].parse::<usize>().unwrap(), f[1].parse::<u64>().unwrap());
+        assert_eq!(c, outcome.weight_hist[w]);
+        assert_eq!(f[2].parse::<f64>().unwrap(), c as f64 / total);
+    }
+}
+
+#[test]
+fn links_table_matches_a_hand_computation() {
+    // The binomial tree on the two-switch fabric, ranks in host order (linear_bfs, -d):
+    // level 0 is 0→1 (H0→SA→H1); level 1 is 0→2 and 1→3, which share SA→SB (congestion
+    // 2, the run's maximum, so SA→SB is the bottleneck of every run). 10 runs.
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("links.csv");
+    orcs(&[
+        "-i",
+        TWO,
+        "-p",
+        "tree",
+        "-n",
+        "10",
+        "--seed",
+        "1",
+        "--subset",
+        "linear_bfs",
+        "-d",
+        "--links",
+        csv.to_str().unwrap(),
+    ])
+    .ok();
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let expected = "\
+edge_id,tail,head,key,routes,messages,max_congestion,bottleneck_runs,bottleneck_share
+0,SA,SB,,4,20,2,10,1.000000
+1,SA,H0,,3,0,0,0,0.000000
+2,SA,H1,,3,10,1,0,0.000000
+3,SB,SA,,4,0,0,0,0.000000
+4,SB,H2,,3,10,1,0,0.000000
+5,SB,H3,,3,10,1,0,0.000000
+6,H0,SA,,3,20,1,0,0.000000
+7,H1,SA,,3,10,1,0,0.000000
+8,H2,SB,,3,0,0,0,0.000000
+9,H3,SB,,3,0,0,0,0.000000
+";
+    assert_eq!(text, expected);
+    // The ring uses every link once per run at congestion 1: all are bottlenecks.
+    orcs(&[
+        "-i",
+        TWO,
+        "-p",
+        "ring",
+        "-n",
+        "10",
+        "--seed",
+        "1",
+        "--subset",
+        "linear_bfs",
+        "-d",
+        "--links",
+        csv.to_str().unwrap(),
+    ])
+    .ok();
+    let text = std::fs::read_to_string(&csv).unwrap();
+    for line in text.lines().skip(1) {
+        assert!(line.ends_with(",10,1,10,1.000000"), "{line}");
+    }
+}
+
+#[test]
+fn links_table_is_the_same_for_any_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut tables = Vec::new();
+    for threads in ["1", "3"] {
+        let csv = dir.path().join(format!("links{threads}.csv"));
+        orcs(&[
+            "-i",
+            FT4,
+            "-p",
+            "bisect",
+            "-n",
+            "500",
+            "--seed",
+            "9",
+            "-j",
+            threads,
+            "--links",
+            csv.to_str().unwrap(),
+        ])
+        .ok();
+        tables.push(std::fs::read_to_string(&csv).unwrap());
+    }
+    assert_eq!(tables[0], tables[1]);
+    // Messages add up to the routed hops: 500 runs × 8 bisection pairs, each route 2
+    // links (same leaf) or 4 (over a spine) on the 4-ary 2-tree.
+    let messages: u64 = tables[0]
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(5).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert!((2 * 4000..=4 * 4000).contains(&messages), "{messages}");
+}
+
+#[test]
+fn plots_render_without_any_font_installed() {
+    // orcs draws with its embedded font and links no font library; point fontconfig at
+    // nothing to be sure no system font is looked up.
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("a.json");
+    orcs(&[
+        "-i",
+        FT4,
+        "-p",
+        "bisect",
+        "-n",
+        "300",
+        "--seed",
+        "3",
+        "--metric",
+        "hist_acc_band",
+        "--format",
+        "json",
+        "-o",
+        json.to_str().unwrap(),
+    ])
+    .ok();
+    for ext in ["svg", "png"] {
+        let plot = dir.path().join(format!("p.{ext}"));
+        let run = std::process::Command::new(env!("CARGO_BIN_EXE_orcs"))
+            .args([
+                "-i",
+                FT4,
+                "-p",
+                "bruck",
+                "-n",
+                "300",
+                "--seed",
+                "3",
+                "--metric",
+                "hist_acc_band",
+                "-q",
+                "--plot",
+                plot.to_str().unwrap(),
+                "--compare",
+                json.to_str().unwrap(),
+            ])
+            .env("FONTCONFIG_FILE", "/nonexistent")
+            .env("FONTCONFIG_PATH", dir.path())
+            .env("XDG_DATA_DIRS", dir.path())
+            .env("HOME", dir.path())
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{run:?}");
+        let bytes = std::fs::read(&plot).unwrap();
+        if ext == "png" {
+            assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"));
+        } else {
+            let svg = String::from_utf8(bytes).unwrap();
+            // Both series with their means: the comparison's mean is the JSON's.
+            let doc = parse_result(&std::fs::read_to_string(&json).unwrap(), "a").unwrap();
+            let mean = doc.summary.acc_band.unwrap().mean;
+            assert!(svg.contains(&format!("mean {mean:.4}")), "{svg}");
+            assert!(svg.contains("bruck (s=16)") && svg.contains("bisect (s=16)"));
+        }
+    }
+    if let Ok(out) = std::process::Command::new("ldd")
+        .arg(env!("CARGO_BIN_EXE_orcs"))
+        .output()
+    {
+        let libs = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            !libs.contains("fontconfig") && !libs.contains("freetype"),
+            "{libs}"
+        );
+    }
+}
+
+#[test]
+fn plot_flags_are_checked_before_the_run() {
+    orcs(&["-i", TWO, "--plot", "x.pdf"]).fails_with(1, &["--plot 'x.pdf'", ".svg or .png"]);
+    orcs(&["-i", TWO, "--compare", "a.json"]).fails_with(1, &["--plot"]);
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{\"schema_version\": 99}").unwrap();
+    let plot = dir.path().join("p.svg");
+    orcs(&[
+        "-i",
+        TWO,
+        "--plot",
+        plot.to_str().unwrap(),
+        "--compare",
+        bad.to_str().unwrap(),
+    ])
+    .fails_with(1, &["bad.json: schema_version 99"]);
+    orcs(&["-i", TWO, "--links", "/nonexistent/dir/l.csv"])
+        .fails_with(1, &["--links: cannot create '/nonexistent/dir/l.csv'"]);
+}
