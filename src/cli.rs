@@ -51,6 +51,219 @@ pub enum Command {
     /// Generate a topology (fat tree, XGFT, mesh, torus, hypercube, HyperX, dragonfly,
     /// Jellyfish), route it, and write it as dot, .orcsfab, ibsim net or GraphML.
     Gen(GenArgs),
+    /// Draw the congestion map of a get_cable_cong result (JSON, or the dot written with
+    /// -o) as SVG or PNG: every cable colored by its scaled congestion.
+    Map(MapArgs),
+    /// Plot the distribution of a metric from results written with --format json, several
+    /// overlaid for comparison.
+    Plot(PlotArgs),
+    /// Write one self-contained HTML page with the parameters, statistics, histograms and
+    /// congestion maps of results written with --format json.
+    Report(ReportArgs),
+}
+
+/// Flags of `orcs map`.
+#[derive(Debug, Args)]
+pub struct MapArgs {
+    /// A get_cable_cong result: JSON (--format json) or the dot map written with -o.
+    #[arg(verbatim_doc_comment, value_name = "RESULT")]
+    pub result: String,
+    /// Image file to write; .svg or .png.
+    #[arg(
+        verbatim_doc_comment,
+        short = 'o',
+        long = "output",
+        value_name = "FILE"
+    )]
+    pub output: String,
+    /// Label the N most congested cables with their scaled congestion.
+    #[arg(
+        verbatim_doc_comment,
+        long = "top",
+        value_name = "N",
+        default_value_t = 10
+    )]
+    pub top: usize,
+    /// Draw switches and the cables between them only (default for fabrics of more than 256 hosts).
+    #[arg(verbatim_doc_comment, long = "switches-only")]
+    pub switches_only: bool,
+    /// Draw hosts even on large fabrics.
+    #[arg(verbatim_doc_comment, long = "hosts", conflicts_with = "switches_only")]
+    pub hosts: bool,
+    /// Leave out the color scale legend.
+    #[arg(verbatim_doc_comment, long = "no-legend")]
+    pub no_legend: bool,
+    /// Who lays out and draws the map: auto (Graphviz when `dot` is installed, else built in), builtin or graphviz.
+    #[arg(
+        verbatim_doc_comment,
+        long = "renderer",
+        value_name = "RENDERER",
+        default_value = "auto"
+    )]
+    pub renderer: String,
+    /// Layout of the built-in renderer: auto (layered for indirect networks such as fat trees, force-directed for direct ones), layered or force.
+    #[arg(
+        verbatim_doc_comment,
+        long = "layout",
+        value_name = "LAYOUT",
+        default_value = "auto"
+    )]
+    pub layout: String,
+    /// Image width in pixels.
+    #[arg(
+        verbatim_doc_comment,
+        long = "width",
+        value_name = "PIXELS",
+        default_value_t = 1200
+    )]
+    pub width: u32,
+    /// Image height in pixels.
+    #[arg(
+        verbatim_doc_comment,
+        long = "height",
+        value_name = "PIXELS",
+        default_value_t = 800
+    )]
+    pub height: u32,
+}
+
+/// Flags of `orcs plot`.
+#[derive(Debug, Args)]
+pub struct PlotArgs {
+    /// Results written with --format json; the first is the main series, the others are overlaid.
+    #[arg(verbatim_doc_comment, value_name = "RESULT", required = true)]
+    pub results: Vec<String>,
+    /// Image file to write; .svg or .png.
+    #[arg(
+        verbatim_doc_comment,
+        short = 'o',
+        long = "output",
+        value_name = "FILE"
+    )]
+    pub output: String,
+    /// The metric to plot: sum_max_cong, hist_max_cong, hist_acc_band, dep_max_delay or get_cable_cong (default: the first result's metric).
+    #[arg(verbatim_doc_comment, long = "metric", value_name = "METRIC")]
+    pub metric: Option<String>,
+}
+
+/// Flags of `orcs report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Results written with --format json.
+    #[arg(verbatim_doc_comment, value_name = "RESULT", required = true)]
+    pub results: Vec<String>,
+    /// The HTML file to write.
+    #[arg(
+        verbatim_doc_comment,
+        short = 'o',
+        long = "output",
+        value_name = "FILE"
+    )]
+    pub output: String,
+}
+
+/// Who draws a congestion map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Renderer {
+    /// Graphviz when installed, else built in.
+    Auto,
+    /// The built-in layout and drawing.
+    Builtin,
+    /// Graphviz (`dot` or `neato`), which must be installed.
+    Graphviz,
+}
+
+/// A validated `orcs map` request.
+#[derive(Debug)]
+pub struct MapPlan {
+    pub result: String,
+    pub output: String,
+    pub format: orcs::draw::ImageFormat,
+    pub top: usize,
+    /// `Some(true)`/`Some(false)` when asked, `None` to decide by fabric size.
+    pub switches_only: Option<bool>,
+    pub legend: bool,
+    pub renderer: Renderer,
+    pub layout: Option<orcs::map::Layout>,
+    pub width: u32,
+    pub height: u32,
+}
+
+/// A validated `orcs plot` request.
+#[derive(Debug)]
+pub struct PlotPlan {
+    pub results: Vec<String>,
+    pub output: String,
+    pub format: orcs::draw::ImageFormat,
+    pub metric: Option<MetricKind>,
+}
+
+/// A validated `orcs report` request.
+#[derive(Debug)]
+pub struct ReportPlan {
+    pub results: Vec<String>,
+    pub output: String,
+}
+
+/// A --metric value: a metric name or an unambiguous prefix of one.
+fn parse_metric(value: &str) -> Result<MetricKind> {
+    let names: Vec<&str> = MetricKind::ALL.iter().map(|m| m.name()).collect();
+    let name = resolve("--metric", value, &names)?;
+    Ok(MetricKind::ALL
+        .into_iter()
+        .find(|m| m.name() == name)
+        .unwrap_or(MetricKind::HistMaxCong))
+}
+
+/// The image format of `path`, named by `flag` in the error.
+fn image_format(flag: &str, path: &str) -> Result<orcs::draw::ImageFormat> {
+    match orcs::draw::ImageFormat::from_path(path) {
+        Some(f) => Ok(f),
+        None => bail!("{flag} '{path}': the file name must end in .svg or .png"),
+    }
+}
+
+impl MapArgs {
+    fn into_plan(self) -> Result<MapPlan> {
+        let renderer = match resolve(
+            "--renderer",
+            &self.renderer,
+            &["auto", "builtin", "graphviz"],
+        )? {
+            "builtin" => Renderer::Builtin,
+            "graphviz" => Renderer::Graphviz,
+            _ => Renderer::Auto,
+        };
+        let layout = match resolve("--layout", &self.layout, &["auto", "layered", "force"])? {
+            "layered" => Some(orcs::map::Layout::Layered),
+            "force" => Some(orcs::map::Layout::Force),
+            _ => None,
+        };
+        if layout.is_some() && renderer == Renderer::Graphviz {
+            bail!("--layout chooses the built-in layout; Graphviz lays out the map itself");
+        }
+        if !(16..=20000).contains(&self.width) || !(16..=20000).contains(&self.height) {
+            bail!("--width and --height must be between 16 and 20000 pixels");
+        }
+        Ok(MapPlan {
+            format: image_format("-o/--output", &self.output)?,
+            result: self.result,
+            output: self.output,
+            top: self.top,
+            switches_only: if self.switches_only {
+                Some(true)
+            } else if self.hosts {
+                Some(false)
+            } else {
+                None
+            },
+            legend: !self.no_legend,
+            renderer,
+            layout,
+            width: self.width,
+            height: self.height,
+        })
+    }
 }
 
 /// Flags of `orcs gen`.
@@ -395,7 +608,12 @@ pub struct SimArgs {
     #[arg(verbatim_doc_comment, long = "plot", value_name = "FILE")]
     pub plot: Option<String>,
     /// Overlay the result in FILE (written earlier with --format json) on the --plot as a comparison series; repeat for more.
-    #[arg(verbatim_doc_comment, long = "compare", value_name = "FILE", requires = "plot")]
+    #[arg(
+        verbatim_doc_comment,
+        long = "compare",
+        value_name = "FILE",
+        requires = "plot"
+    )]
     pub compare: Vec<String>,
 }
 
@@ -425,6 +643,12 @@ pub enum Plan {
     Convert(ConvertPlan),
     /// Generate a fabric.
     Gen(GenPlan),
+    /// Draw a congestion map.
+    Map(MapPlan),
+    /// Plot results.
+    Plot(PlotPlan),
+    /// Write an HTML report.
+    Report(ReportPlan),
 }
 
 /// A validated simulation request. Fabric-dependent checks (sizes) happen after loading.
@@ -517,6 +741,25 @@ impl Cli {
                 }))
             }
             Some(Command::Convert(c)) => return c.into_plan().map(Plan::Convert),
+            Some(Command::Map(m)) => return m.into_plan().map(Plan::Map),
+            Some(Command::Plot(p)) => {
+                let metric = match &p.metric {
+                    Some(m) => Some(parse_metric(m)?),
+                    None => None,
+                };
+                return Ok(Plan::Plot(PlotPlan {
+                    format: image_format("-o/--output", &p.output)?,
+                    results: p.results,
+                    output: p.output,
+                    metric,
+                }));
+            }
+            Some(Command::Report(r)) => {
+                return Ok(Plan::Report(ReportPlan {
+                    results: r.results,
+                    output: r.output,
+                }))
+            }
             Some(Command::Gen(g)) => {
                 if g.threads == Some(0) {
                     bail!("--threads must be at least 1");
@@ -553,12 +796,7 @@ impl Cli {
                 return Err(e);
             }
         };
-        let metric_names: Vec<&str> = MetricKind::ALL.iter().map(|m| m.name()).collect();
-        let metric_name = resolve("--metric", &a.metric, &metric_names)?;
-        let metric = MetricKind::ALL
-            .into_iter()
-            .find(|m| m.name() == metric_name)
-            .unwrap_or(MetricKind::HistMaxCong);
+        let metric = parse_metric(&a.metric)?;
         let subset = subset_method("--subset", &a.subset)?;
         let part_names = [
             "rand",

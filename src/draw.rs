@@ -154,10 +154,7 @@ mod tests {
 
     struct Text;
     impl Figure for Text {
-        fn draw<DB: DrawingBackend>(
-            &self,
-            area: &DrawingArea<DB, Shift>,
-        ) -> Result<(), DrawError> {
+        fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
             area.draw_text("orcs 0.25", &(FONT, 20).into_font().color(&BLACK), (5, 5))
                 .map_err(draw_err)
         }

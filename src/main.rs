@@ -4,7 +4,10 @@ mod cli;
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
-use cli::{CheckPlan, Cli, ConvertPlan, FabricFormat, Format, GenPlan, Plan, SimPlan};
+use cli::{
+    CheckPlan, Cli, ConvertPlan, FabricFormat, Format, GenPlan, MapPlan, Plan, PlotPlan, Renderer,
+    ReportPlan, SimPlan,
+};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use orcs::deadlock::check_deadlock;
 use orcs::fabric::{cache, write, LoadedFabric};
@@ -17,7 +20,7 @@ use orcs::routing::{check_routes, route_quality, RouteSummary};
 
 use orcs::sim::{stream_rng, SimConfig, Simulation, Stream};
 use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufRead, BufWriter, IsTerminal, Read, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -56,6 +59,9 @@ fn run(plan: Plan) -> Result<ExitCode> {
         Plan::Simulate(sim) => run_simulation(&sim),
         Plan::Convert(convert) => run_convert(&convert),
         Plan::Gen(gen) => run_gen(&gen),
+        Plan::Map(map) => run_map(&map),
+        Plan::Plot(plot) => run_plot(&plot),
+        Plan::Report(report) => run_report(&report),
         Plan::PatternHelp(usage) => {
             println!("{usage}");
             Ok(ExitCode::SUCCESS)
@@ -265,6 +271,208 @@ fn write_fabric(
         );
         Ok(ExitCode::from(2))
     }
+}
+
+/// `orcs map`: a get_cable_cong result drawn as an image.
+fn run_map(plan: &MapPlan) -> Result<ExitCode> {
+    let graph = read_congestion_graph(&plan.result)?;
+    let hosts = graph.is_host.iter().filter(|&&h| h).count();
+    let options = orcs::map::MapOptions {
+        top_labels: plan.top,
+        switches_only: plan.switches_only.unwrap_or(hosts > 256),
+        legend: plan.legend,
+        title: Some(format!(
+            "congestion map of {}",
+            std::path::Path::new(&plan.result)
+                .file_name()
+                .map_or(plan.result.clone(), |n| n.to_string_lossy().into_owned())
+        )),
+        layout: plan.layout,
+    };
+    let program = orcs::map::graphviz_program(&graph);
+    let graphviz = match plan.renderer {
+        Renderer::Builtin => None,
+        Renderer::Auto => find_program(program),
+        Renderer::Graphviz => Some(find_program(program).with_context(|| {
+            format!("--renderer graphviz: Graphviz's `{program}` is not installed (Debian package graphviz); --renderer builtin needs nothing")
+        })?),
+    };
+    let bytes = match graphviz {
+        Some(path) => run_graphviz(
+            &path,
+            &orcs::map::graphviz_source(&graph, &options),
+            plan.format,
+        )?,
+        None => orcs::map::render_map(&graph, &options, plan.format, plan.width, plan.height)?,
+    };
+    write_whole(&plan.output, &bytes)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The congestion graph of a JSON result or of a dot map written by get_cable_cong
+/// (whose edges carry the scaled value, kept to six decimals as the count).
+fn read_congestion_graph(path: &str) -> Result<orcs::map::CongestionGraph> {
+    let mut input = orcs::fabric::read_input(path)?;
+    // JSON or dot, told by the first character that is not white space.
+    let starts_json = loop {
+        let buf = input
+            .fill_buf()
+            .with_context(|| format!("cannot read '{path}'"))?;
+        if buf.starts_with(b"Input File:") {
+            bail!("{path}:1: this is the text written by -o; give `orcs map` the dot map of --metric get_cable_cong on standard output (`orcs ... --metric get_cable_cong > map.dot`) or a --format json result");
+        }
+        match buf.iter().find(|b| !b.is_ascii_whitespace()) {
+            Some(&b) => break b == b'{',
+            None if buf.is_empty() => break false,
+            None => {
+                let n = buf.len();
+                input.consume(n);
+            }
+        }
+    };
+    if starts_json {
+        let mut text = String::new();
+        input
+            .read_to_string(&mut text)
+            .with_context(|| format!("cannot read '{path}'"))?;
+        let doc = orcs::results::parse_result(&text, path)?;
+        return orcs::html::graph_of(&doc).with_context(|| {
+            format!("{path}: the result has no per-link congestion; run the simulation with --metric get_cable_cong")
+        });
+    }
+    let loaded = orcs::fabric::load_routed_fabric_from(input, path, Default::default())?;
+    let fabric = &loaded.fabric;
+    let mut edges = Vec::with_capacity(fabric.num_edges());
+    for e in 0..fabric.num_edges() {
+        let value = fabric.edge_attrs[e]
+            .iter()
+            .find(|(k, _)| k == "congestion")
+            .map(|(_, v)| v.parse::<f64>());
+        let scaled = match value {
+            Some(Ok(v)) if (0.0..=1.0).contains(&v) => v,
+            _ => bail!(
+                "{path}:{}: edge {} has no congestion value in [0, 1]; expected the dot map of --metric get_cable_cong",
+                fabric.edge_lines[e],
+                fabric.edge_label(e as u32)
+            ),
+        };
+        edges.push(orcs::map::MapEdge {
+            tail: fabric.edge_tail[e],
+            head: fabric.edge_head[e],
+            count: (scaled * 1e6).round() as u64,
+            label: fabric.edge_keys[e].clone(),
+        });
+    }
+    Ok(orcs::map::CongestionGraph {
+        names: fabric.node_names.clone(),
+        is_host: (0..fabric.num_nodes())
+            .map(|v| fabric.host_of_node[v] != orcs::fabric::NONE)
+            .collect(),
+        edges,
+    })
+}
+
+/// The first executable called `name` on the PATH.
+fn find_program(name: &str) -> Option<std::path::PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+/// Lays out and draws `source` with Graphviz.
+fn run_graphviz(
+    program: &std::path::Path,
+    source: &str,
+    format: orcs::draw::ImageFormat,
+) -> Result<Vec<u8>> {
+    use std::process::{Command, Stdio};
+    let kind = match format {
+        orcs::draw::ImageFormat::Svg => "-Tsvg",
+        orcs::draw::ImageFormat::Png => "-Tpng",
+    };
+    let mut child = Command::new(program)
+        .arg(kind)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .with_context(|| format!("cannot run {}", program.display()))?;
+    let mut stdin = child.stdin.take().context("Graphviz input")?;
+    let text = source.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
+    let output = child.wait_with_output()?;
+    let _ = writer.join();
+    if !output.status.success() {
+        bail!(
+            "{} failed: {}",
+            program.display(),
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    Ok(output.stdout)
+}
+
+/// `orcs plot`: one metric of one or more JSON results as an image.
+fn run_plot(plan: &PlotPlan) -> Result<ExitCode> {
+    let docs = plan
+        .results
+        .iter()
+        .map(|p| read_result(p))
+        .collect::<Result<Vec<_>>>()?;
+    let metric = match plan.metric {
+        Some(m) => m,
+        None => {
+            let name = docs[0].parameter("metric");
+            orcs::metric::MetricKind::ALL
+                .into_iter()
+                .find(|m| m.name() == name)
+                .with_context(|| format!("{}: unknown metric '{name}'", plan.results[0]))?
+        }
+    };
+    let refs: Vec<&orcs::results::ResultDoc> = docs.iter().collect();
+    let figure = orcs::plot::histogram(&refs, metric).with_context(|| {
+        format!("the results have no distribution of {metric} to draw (run the simulations with --metric {metric})")
+    })?;
+    write_whole(
+        &plan.output,
+        &orcs::plot::render_plot(&figure, plan.format)?,
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `orcs report`: the HTML page of one or more JSON results.
+fn run_report(plan: &ReportPlan) -> Result<ExitCode> {
+    let inputs = plan
+        .results
+        .iter()
+        .map(|path| {
+            Ok(orcs::html::ReportInput {
+                path: path.clone(),
+                doc: read_result(path)?,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let page = orcs::html::html_report(&inputs)?;
+    write_whole(&plan.output, page.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes `bytes` to `output` (`-`: standard output) beside the final name, then renames.
+fn write_whole(output: &str, bytes: &[u8]) -> Result<()> {
+    if output == "-" {
+        let mut out = io::stdout().lock();
+        out.write_all(bytes)?;
+        return Ok(out.flush()?);
+    }
+    let partial = partial_name(output);
+    std::fs::write(&partial, bytes)
+        .and_then(|()| std::fs::rename(&partial, output))
+        .with_context(|| format!("cannot write output file '{output}'"))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&partial);
+        })
 }
 
 /// The name a file is written under before it is complete: hidden, beside `output`.

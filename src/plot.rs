@@ -130,7 +130,12 @@ fn weight_series(doc: &ResultDoc) -> Option<Series> {
         return None;
     }
     let n = total as f64;
-    let mean = h.weights.iter().map(|w| w.weight as f64 * w.count as f64).sum::<f64>() / n;
+    let mean = h
+        .weights
+        .iter()
+        .map(|w| w.weight as f64 * w.count as f64)
+        .sum::<f64>()
+        / n;
     let var = h
         .weights
         .iter()
@@ -208,8 +213,18 @@ fn cable_series(doc: &ResultDoc) -> Option<Series> {
 /// Common bins for integer values: one per value when the range is small, otherwise
 /// [`WIDE_BINS`] equal bins with integer bounds.
 fn integer_bins(values: &[&[u64]]) -> Vec<(f64, f64)> {
-    let lo = values.iter().flat_map(|v| v.iter()).min().copied().unwrap_or(0);
-    let hi = values.iter().flat_map(|v| v.iter()).max().copied().unwrap_or(0);
+    let lo = values
+        .iter()
+        .flat_map(|v| v.iter())
+        .min()
+        .copied()
+        .unwrap_or(0);
+    let hi = values
+        .iter()
+        .flat_map(|v| v.iter())
+        .max()
+        .copied()
+        .unwrap_or(0);
     let span = hi - lo + 1;
     let step = if span <= MAX_INTEGER_BINS {
         1
@@ -241,7 +256,11 @@ fn fill_bins(bounds: &[(f64, f64)], values: impl Iterator<Item = f64>) -> Vec<Bi
         .map(|(&(low, high), c)| Bin {
             low,
             high,
-            share: if total == 0 { 0.0 } else { c as f64 / total as f64 },
+            share: if total == 0 {
+                0.0
+            } else {
+                c as f64 / total as f64
+            },
         })
         .collect()
 }
@@ -371,7 +390,10 @@ mod tests {
         assert!(bins.len() as u64 <= WIDE_BINS);
         let shares = fill_bins(&bins, wide.iter().map(|&x| x as f64));
         let sum: f64 = shares.iter().map(|b| b.share).sum();
-        assert!((sum - 1.0).abs() < 1e-12, "every value lands in a bin: {sum}");
+        assert!(
+            (sum - 1.0).abs() < 1e-12,
+            "every value lands in a bin: {sum}"
+        );
     }
 
     #[test]

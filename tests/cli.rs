@@ -7,7 +7,15 @@ use std::process::{Command, Stdio};
 
 #[test]
 fn every_flag_has_sentence_help_and_value_names() {
-    for sub in [&[][..], &["check"][..], &["convert"][..], &["gen"][..]] {
+    for sub in [
+        &[][..],
+        &["check"][..],
+        &["convert"][..],
+        &["gen"][..],
+        &["map"][..],
+        &["plot"][..],
+        &["report"][..],
+    ] {
         let mut args: Vec<&str> = sub.to_vec();
         args.push("--help");
         let run = orcs(&args).ok();
@@ -36,7 +44,7 @@ fn every_flag_has_sentence_help_and_value_names() {
             }
         }
         entries.extend(current);
-        assert!(entries.len() >= 4, "too few options parsed\n{text}");
+        assert!(entries.len() >= 2, "too few options parsed\n{text}");
         for (head, help) in entries {
             let help = help.split("Exit status").next().unwrap().trim();
             // Drop clap's trailing "[default: ..]" / "[alias: ..]" annotations.
@@ -70,6 +78,9 @@ fn every_flag_has_sentence_help_and_value_names() {
                 "--quiet",
                 "--lmc-paths",
                 "--deadlock",
+                "--switches-only",
+                "--hosts",
+                "--no-legend",
             ]
             .iter()
             .any(|f| head.contains(f));

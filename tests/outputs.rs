@@ -337,3 +337,176 @@ fn plot_flags_are_checked_before_the_run() {
     orcs(&["-i", TWO, "--links", "/nonexistent/dir/l.csv"])
         .fails_with(1, &["--links: cannot create '/nonexistent/dir/l.csv'"]);
 }
+
+#[test]
+fn readme_pictures_come_from_the_readme_commands() {
+    // The README's commands, run in a scratch directory, give the committed images.
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("dragonfly-bisect.json");
+    let json = json.to_str().unwrap();
+    let fabric = repo("topologies/dragonfly-a4-p2-h2.minhop.dot");
+    orcs(&[
+        "-i",
+        &fabric,
+        "-p",
+        "bisect",
+        "-n",
+        "1000",
+        "--seed",
+        "1",
+        "--metric",
+        "get_cable_cong",
+        "--format",
+        "json",
+        "-o",
+        json,
+    ])
+    .ok();
+    let map = dir.path().join("map.png");
+    orcs(&[
+        "map",
+        json,
+        "-o",
+        map.to_str().unwrap(),
+        "--width",
+        "1000",
+        "--height",
+        "600",
+        "--renderer",
+        "builtin",
+    ])
+    .ok();
+    assert!(
+        std::fs::read(&map).unwrap()
+            == std::fs::read(repo("docs/dragonfly-bisect-map.png")).unwrap(),
+        "docs/dragonfly-bisect-map.png is not what the README's commands draw"
+    );
+    let plot = dir.path().join("weights.png");
+    orcs(&[
+        "-i",
+        &fabric,
+        "-p",
+        "bisect",
+        "-n",
+        "1000",
+        "--seed",
+        "1",
+        "--plot",
+        plot.to_str().unwrap(),
+    ])
+    .ok();
+    assert!(
+        std::fs::read(&plot).unwrap()
+            == std::fs::read(repo("docs/dragonfly-bisect-weights.png")).unwrap(),
+        "docs/dragonfly-bisect-weights.png is not what the README's command draws"
+    );
+}
+
+#[test]
+fn maps_from_json_and_from_the_dot_map_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("two.json");
+    let args = [
+        "-i",
+        TWO,
+        "-p",
+        "tree",
+        "-n",
+        "10",
+        "--seed",
+        "1",
+        "--subset",
+        "linear_bfs",
+        "-d",
+    ];
+    let mut a = args.to_vec();
+    a.extend([
+        "--metric",
+        "get_cable_cong",
+        "--format",
+        "json",
+        "-o",
+        json.to_str().unwrap(),
+    ]);
+    orcs(&a).ok();
+    let mut b = args.to_vec();
+    b.extend(["--metric", "get_cable_cong", "-q"]);
+    let dot = dir.path().join("two.dot");
+    std::fs::write(&dot, orcs(&b).ok().stdout).unwrap();
+    let mut svgs = Vec::new();
+    for (input, out) in [(&json, "a.svg"), (&dot, "b.svg")] {
+        let out = dir.path().join(out);
+        orcs(&[
+            "map",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--renderer",
+            "builtin",
+            "--top",
+            "1",
+        ])
+        .ok();
+        svgs.push(std::fs::read_to_string(&out).unwrap());
+    }
+    // SA→SB carries all 20 messages of the hot level: scaled 1.000, drawn red, labelled.
+    let red = orcs::draw::congestion_rgb(1.0);
+    let red = format!("#{:02X}{:02X}{:02X}", red.0, red.1, red.2);
+    for svg in &svgs {
+        assert!(svg.contains("1.000"), "top label missing");
+        assert!(svg.to_uppercase().contains(&red), "no cable drawn in {red}");
+    }
+    // Graphviz, when installed, lays out the same map (the label and colors survive).
+    let has_dot = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .any(|d| d.join("dot").is_file());
+    if has_dot {
+        let out = dir.path().join("gv.svg");
+        orcs(&[
+            "map",
+            json.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--renderer",
+            "graphviz",
+            "--top",
+            "1",
+        ])
+        .ok();
+        let svg = std::fs::read_to_string(&out).unwrap();
+        assert!(svg.contains("<svg") && svg.contains("1.000"), "{svg}");
+    } else {
+        orcs(&[
+            "map",
+            json.to_str().unwrap(),
+            "-o",
+            "x.svg",
+            "--renderer",
+            "graphviz",
+        ])
+        .fails_with(1, &["Graphviz's `dot` is not installed"]);
+    }
+    // Bad inputs are named.
+    let text = dir.path().join("table.txt");
+    let mut c = args.to_vec();
+    c.extend(["--metric", "get_cable_cong", "-o", text.to_str().unwrap()]);
+    orcs(&c).ok();
+    orcs(&["map", text.to_str().unwrap(), "-o", "x.svg"])
+        .fails_with(1, &["table.txt:1: this is the text written by -o"]);
+    let other = dir.path().join("band.json");
+    orcs(&[
+        "-i",
+        TWO,
+        "-n",
+        "5",
+        "--seed",
+        "1",
+        "--format",
+        "json",
+        "-o",
+        other.to_str().unwrap(),
+    ])
+    .ok();
+    orcs(&["map", other.to_str().unwrap(), "-o", "x.svg"])
+        .fails_with(1, &["no per-link congestion", "--metric get_cable_cong"]);
+    orcs(&["map", json.to_str().unwrap(), "-o", "x.jpg"]).fails_with(1, &[".svg or .png"]);
+}

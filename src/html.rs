@@ -1,0 +1,247 @@
+//! The self-contained HTML report (`orcs report`): parameters, summary statistics,
+//! histograms and congestion maps of one or more results, in one file with no external
+//! resources (styles and SVG charts inline, no scripts).
+
+use crate::draw::{DrawError, ImageFormat};
+use crate::map::{render_map, CongestionGraph, MapEdge, MapOptions};
+use crate::metric::{MetricKind, Summary};
+use crate::plot::{histogram, render_plot};
+use crate::results::ResultDoc;
+use rustc_hash::FxHashMap;
+use std::fmt::Write;
+
+/// Size of an inline congestion map, in pixels.
+const MAP_SIZE: (u32, u32) = (1000, 640);
+/// Cables labelled with their value on the map.
+const MAP_LABELS: usize = 5;
+/// Fabrics with more hosts than this are mapped with switches only.
+const MAP_HOSTS_SHOWN: usize = 256;
+
+/// One result to report: where it came from and what it holds.
+pub struct ReportInput {
+    /// The file it was read from (shown in the report).
+    pub path: String,
+    /// The parsed result.
+    pub doc: ResultDoc,
+}
+
+/// Escapes text for HTML element content and attribute values.
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The congestion map input of a result with per-edge counts: nodes in order of first
+/// appearance along the edge list, hosts by ORCS's naming rule (names starting with `H`).
+pub fn graph_of(doc: &ResultDoc) -> Option<CongestionGraph> {
+    let cables = doc.cable_congestion.as_ref()?;
+    let mut ids: FxHashMap<&str, u32> = FxHashMap::default();
+    let mut names: Vec<String> = Vec::new();
+    let mut edges = Vec::with_capacity(cables.len());
+    for c in cables {
+        let tail = intern(&mut ids, &mut names, &c.tail);
+        let head = intern(&mut ids, &mut names, &c.head);
+        edges.push(MapEdge {
+            tail,
+            head,
+            count: c.count,
+            label: c.key.clone(),
+        });
+    }
+    let is_host = names.iter().map(|n| n.starts_with('H')).collect();
+    Some(CongestionGraph {
+        names,
+        is_host,
+        edges,
+    })
+}
+
+/// The id of `name`, numbering new names in order of appearance.
+fn intern<'a>(ids: &mut FxHashMap<&'a str, u32>, names: &mut Vec<String>, name: &'a str) -> u32 {
+    *ids.entry(name).or_insert_with(|| {
+        names.push(name.to_string());
+        names.len() as u32 - 1
+    })
+}
+
+/// The metrics a result has data for, in ORCS's option order.
+fn metrics_of(doc: &ResultDoc) -> Vec<MetricKind> {
+    MetricKind::ALL
+        .into_iter()
+        .filter(|&m| match m {
+            MetricKind::HistMaxCong => doc.hist_max_cong.total_pairs > 0,
+            MetricKind::HistAccBand => doc.summary.acc_band.is_some(),
+            MetricKind::SumMaxCong => !doc.per_run.sum_max_cong.is_empty(),
+            MetricKind::DepMaxDelay => !doc.per_run.dep_max_delay.is_empty(),
+            MetricKind::GetCableCong => doc.cable_congestion.is_some(),
+        })
+        .collect()
+}
+
+/// An SVG document without its XML prolog, ready to inline.
+fn inline_svg(bytes: Vec<u8>) -> String {
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    match text.find("<svg") {
+        Some(start) => text[start..].to_string(),
+        None => text,
+    }
+}
+
+/// One row of the summary table.
+fn summary_row(out: &mut String, name: &str, s: &Option<Summary>) {
+    if let Some(s) = s {
+        let _ = writeln!(
+            out,
+            "<tr><td>{name}</td><td>{}</td><td>{:.6}</td><td>{:.6}</td><td>{:.6}</td><td>{:.6}</td><td>[{:.6}, {:.6}]</td></tr>",
+            s.n, s.mean, s.sd, s.min, s.max, s.ci95_low, s.ci95_high
+        );
+    }
+}
+
+/// The whole report as one HTML document. Histograms of every metric each result has
+/// data for, comparison plots when several results share a metric, and a congestion
+/// map for results with per-edge counts. O(size of the results + drawing).
+pub fn html_report(inputs: &[ReportInput]) -> Result<String, DrawError> {
+    let mut h = String::new();
+    h.push_str(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>orcs report</title>\n<style>\n\
+body{font-family:sans-serif;margin:2em auto;max-width:1100px;color:#222}\n\
+h1{font-size:1.6em}h2{font-size:1.3em;border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}\n\
+h3{font-size:1.05em}table{border-collapse:collapse;margin:.5em 0}\n\
+td,th{border:1px solid #ddd;padding:.25em .6em;text-align:left;font-size:.9em}\n\
+th{background:#f3f3f3}.chart svg{max-width:100%;height:auto}\n\
+.note{color:#666;font-size:.85em}\n</style>\n</head>\n<body>\n<h1>orcs report</h1>\n",
+    );
+    let _ = writeln!(
+        h,
+        "<p class=\"note\">{} result{} · written by orcs {}</p>",
+        inputs.len(),
+        if inputs.len() == 1 { "" } else { "s" },
+        env!("CARGO_PKG_VERSION")
+    );
+
+    // Comparisons first: every metric that two or more results share.
+    if inputs.len() > 1 {
+        let mut section = String::new();
+        for metric in MetricKind::ALL {
+            let docs: Vec<&ResultDoc> = inputs
+                .iter()
+                .map(|i| &i.doc)
+                .filter(|d| metrics_of(d).contains(&metric))
+                .collect();
+            if docs.len() < 2 {
+                continue;
+            }
+            if let Some(plot) = histogram(&docs, metric) {
+                let svg = inline_svg(render_plot(&plot, ImageFormat::Svg)?);
+                let _ = writeln!(
+                    section,
+                    "<h3>{metric}</h3>\n<div class=\"chart\" data-chart=\"compare-{metric}\">{svg}</div>"
+                );
+            }
+        }
+        if !section.is_empty() {
+            h.push_str("<h2>Comparison</h2>\n");
+            h.push_str(&section);
+        }
+    }
+
+    for (i, input) in inputs.iter().enumerate() {
+        let doc = &input.doc;
+        let _ = writeln!(
+            h,
+            "<h2 id=\"result-{i}\">{}</h2>\n<p class=\"note\">{} · orcs {}</p>",
+            escape(&doc.label()),
+            escape(&input.path),
+            escape(&doc.orcs_version)
+        );
+        h.push_str("<h3>Parameters</h3>\n<table>\n");
+        for (name, value) in &doc.parameters {
+            let text = match value {
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Array(a) => a
+                    .iter()
+                    .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+                other => other.to_string(),
+            };
+            let _ = writeln!(
+                h,
+                "<tr><th>{}</th><td>{}</td></tr>",
+                escape(name),
+                escape(&text)
+            );
+        }
+        h.push_str("</table>\n<h3>Summary</h3>\n<table>\n<tr><th>per run</th><th>n</th><th>mean</th><th>sd</th><th>min</th><th>max</th><th>95 % CI of the mean</th></tr>\n");
+        summary_row(&mut h, "accumulated bandwidth", &doc.summary.acc_band);
+        summary_row(
+            &mut h,
+            "sum of maximal congestion",
+            &doc.summary.sum_max_cong,
+        );
+        summary_row(&mut h, "dependency delay", &doc.summary.dep_max_delay);
+        summary_row(&mut h, "pairs", &doc.summary.pairs_per_run);
+        h.push_str("</table>\n");
+        if let Some(bw) = doc.hist_max_cong.bw {
+            let _ = writeln!(
+                h,
+                "<p>Bandwidth over all {} pairs (mean of 1 / weight): <b>{bw:.6}</b></p>",
+                doc.hist_max_cong.total_pairs
+            );
+        }
+        for metric in metrics_of(doc) {
+            if let Some(plot) = histogram(&[doc], metric) {
+                let svg = inline_svg(render_plot(&plot, ImageFormat::Svg)?);
+                let _ = writeln!(
+                    h,
+                    "<h3>{metric}</h3>\n<div class=\"chart\" data-chart=\"{metric}-{i}\">{svg}</div>"
+                );
+            }
+        }
+        if let Some(graph) = graph_of(doc) {
+            let hosts = graph.is_host.iter().filter(|&&b| b).count();
+            let options = MapOptions {
+                top_labels: MAP_LABELS,
+                switches_only: hosts > MAP_HOSTS_SHOWN,
+                legend: true,
+                title: Some(format!("congestion map: {}", doc.label())),
+                layout: None,
+            };
+            let svg = inline_svg(render_map(
+                &graph,
+                &options,
+                ImageFormat::Svg,
+                MAP_SIZE.0,
+                MAP_SIZE.1,
+            )?);
+            let _ = writeln!(
+                h,
+                "<h3>Congestion map</h3>\n<p class=\"note\">Each cable colored by its summed congestion scaled to [0, 1] (green least, red most); the {MAP_LABELS} hottest labelled{}.</p>\n<div class=\"chart\" data-chart=\"map-{i}\">{svg}</div>",
+                if options.switches_only { "; hosts hidden" } else { "" }
+            );
+        }
+    }
+    h.push_str("</body>\n</html>\n");
+    Ok(h)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping_covers_markup() {
+        assert_eq!(escape("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
+    }
+}
