@@ -319,7 +319,7 @@ fn read_congestion_graph(path: &str) -> Result<orcs::map::CongestionGraph> {
             .fill_buf()
             .with_context(|| format!("cannot read '{path}'"))?;
         if buf.starts_with(b"Input File:") {
-            bail!("{path}:1: this is the text written by -o; give `orcs map` the dot map of --metric get_cable_cong on standard output (`orcs ... --metric get_cable_cong > map.dot`) or a --format json result");
+            bail!("{path}:1: this is ORCS's edge table (-o with --orcs-compat); give `orcs map` the dot map of --metric get_cable_cong (-o map.dot) or a --format json result");
         }
         match buf.iter().find(|b| !b.is_ascii_whitespace()) {
             Some(&b) => break b == b'{',
@@ -795,6 +795,11 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
                     report::write_cable_dot(&mut out, fabric, &outcome.cable)?;
                 }
                 Target::Stdout => out.write_all(metric_text(plan.metric, &outcome).as_bytes())?,
+                // The congestion map goes to -o as a pure dot file; ORCS wrote its
+                // edge table there (compat keeps that).
+                Target::File(f) if plan.metric == MetricKind::GetCableCong && !plan.orcs_compat => {
+                    report::write_cable_dot(f, fabric, &outcome.cable)?;
+                }
                 Target::File(f) => {
                     f.write_all(report::echo_block(&info).as_bytes())?;
                     f.write_all(metric_text(plan.metric, &outcome).as_bytes())?;

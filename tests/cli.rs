@@ -535,12 +535,13 @@ fn failed_runs_leave_the_output_file_alone() {
 }
 
 #[test]
-fn cable_congestion_table_in_output_file() {
-    // ORCS's -o table; orcs counts each route once: the 8 bisect pairs use 16 edges.
+fn cable_congestion_map_in_output_file() {
+    // -o receives the dot map; the 8 bisect pairs use 16 edges once each (scaled 1.0),
+    // every other edge is idle. With --orcs-compat -o gets ORCS's table instead.
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("cable.txt");
+    let out = dir.path().join("cable.dot");
     let o = out.to_str().unwrap();
-    orcs(&[
+    let args = [
         "-i",
         FT4,
         "-d",
@@ -554,21 +555,30 @@ fn cable_congestion_table_in_output_file() {
         o,
         "--seed",
         "1",
-    ])
-    .ok();
+    ];
+    orcs(&args).ok();
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("digraph"), "{text}");
+    let hot: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("congestion=1.000000"))
+        .map(|l| l.split("edge_id=").nth(1).unwrap().trim_end_matches("];"))
+        .collect();
+    let expected = [
+        "1", "3", "9", "11", "33", "35", "37", "39", "45", "47", "49", "51", "57", "59", "61", "63",
+    ];
+    assert_eq!(hot, expected);
+    assert_eq!(text.matches("congestion=0.000000").count(), 64 - 16);
+    let mut compat = args.to_vec();
+    compat.push("--orcs-compat");
+    orcs(&compat).ok();
     let text = std::fs::read_to_string(&out).unwrap();
     let table = text.split(" Edge-ID\tacc. cong\n").nth(1).unwrap();
     let ids: Vec<&str> = table
         .lines()
-        .map(|l| l.strip_suffix("\t1").unwrap_or("bad"))
+        .map(|l| l.split('\t').next().unwrap())
         .collect();
-    assert_eq!(
-        ids,
-        [
-            "1", "3", "9", "11", "33", "35", "37", "39", "45", "47", "49", "51", "57", "59", "61",
-            "63"
-        ]
-    );
+    assert_eq!(ids, expected);
 }
 
 #[test]

@@ -488,10 +488,22 @@ fn maps_from_json_and_from_the_dot_map_agree() {
     // Bad inputs are named.
     let text = dir.path().join("table.txt");
     let mut c = args.to_vec();
-    c.extend(["--metric", "get_cable_cong", "-o", text.to_str().unwrap()]);
+    c.extend([
+        "--metric",
+        "get_cable_cong",
+        "--orcs-compat",
+        "-o",
+        text.to_str().unwrap(),
+    ]);
     orcs(&c).ok();
     orcs(&["map", text.to_str().unwrap(), "-o", "x.svg"])
-        .fails_with(1, &["table.txt:1: this is the text written by -o"]);
+        .fails_with(1, &["table.txt:1: this is ORCS's edge table"]);
+    // Without --orcs-compat, -o receives the dot map itself.
+    let mut d = args.to_vec();
+    d.extend(["--metric", "get_cable_cong", "-o", text.to_str().unwrap()]);
+    orcs(&d).ok();
+    let written = std::fs::read_to_string(&text).unwrap();
+    assert_eq!(written, std::fs::read_to_string(&dot).unwrap());
     let other = dir.path().join("band.json");
     orcs(&[
         "-i",
