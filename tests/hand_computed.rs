@@ -190,6 +190,34 @@ fn cable_congestion_dot_map() {
     ), "{}", run.describe());
     assert!(run.stdout.contains("edge_id=9]"));
     assert!(run.stdout.contains("congestion=0.666667,"));
+    // Graphviz's grammar accepts it too.
+    graphviz_rust::parse(&run.stdout).expect("graphviz-rust parses the map");
+    // Colors are monotone in the value: hue = 0.4 · (1 − congestion), so sorting the
+    // edges by congestion sorts their hues the other way.
+    let mut pairs: Vec<(f64, f64)> = run
+        .stdout
+        .lines()
+        .filter(|l| l.contains("congestion="))
+        .map(|l| {
+            let value = |key: &str| -> f64 {
+                let rest = l.split(key).nth(1).unwrap().trim_start_matches('"');
+                rest.split(|c: char| c == ' ' || c == ',' || c == '"' || c == ']')
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap()
+            };
+            (value("congestion="), value("color="))
+        })
+        .collect();
+    assert_eq!(pairs.len(), 10);
+    pairs.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    for w in pairs.windows(2) {
+        assert!(w[1].1 <= w[0].1, "hue must fall as congestion rises: {w:?}");
+    }
+    for (c, h) in &pairs {
+        assert!((h - 0.4 * (1.0 - c)).abs() < 1e-6, "{c} {h}");
+    }
 }
 
 #[test]
