@@ -170,6 +170,46 @@ fn bench_cache(c: &mut Criterion) {
     group.finish();
 }
 
+/// PFSim's single-job model: the CG and FT matrices on the milk cluster, one job placed
+/// (Linear selection, block placement) and routed per iteration, as one run of PFSim's
+/// scenario does at every job start.
+fn bench_traffic(c: &mut Criterion) {
+    use orcs::appsim::{
+        host_pairs, link_stats, map_ranks, route_job, select_hosts, LinkLoads, Mapper, PathRouter,
+        Selector,
+    };
+    use rand::SeedableRng;
+    let root = env!("CARGO_MANIFEST_DIR");
+    let data = format!("{root}/../shared/traces/pfsim");
+    let Ok(cluster) =
+        orcs::traffic::read_cluster_graphml(&format!("{data}/topologies/milk.graphml"))
+    else {
+        return;
+    };
+    let mut group = c.benchmark_group("traffic");
+    group.sample_size(20);
+    for trace in ["cg-c-128", "ft-c-128"] {
+        let matrix =
+            orcs::traffic::read_traffic(&format!("{data}/traces/{trace}.tar.gz")).expect("trace");
+        for router in [PathRouter::PfsimDmodk, PathRouter::GreedyMax] {
+            group.bench_function(format!("milk/{trace}/{router}"), |b| {
+                b.iter(|| {
+                    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(0);
+                    let free = vec![false; cluster.hosts.len()];
+                    let hosts = select_hosts(&cluster, &free, 128, Selector::Linear, &mut rng)
+                        .expect("fits");
+                    let placement = map_ranks(&cluster, &hosts, matrix.ranks, Mapper::Block);
+                    let pairs = host_pairs(&matrix, &placement);
+                    let mut loads = LinkLoads::default();
+                    route_job(&cluster, &pairs, router, &mut loads, &mut rng).expect("routes");
+                    link_stats(&cluster, &loads).max
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
 /// Forwarding-table dumps in memory (bytes per second), every layout orcs reads.
 fn bench_parse(c: &mut Criterion) {
     let root = env!("CARGO_MANIFEST_DIR");
@@ -197,6 +237,7 @@ criterion_group!(
     bench_check,
     bench_load,
     bench_cache,
+    bench_traffic,
     bench_parse
 );
 criterion_main!(benches);

@@ -60,6 +60,89 @@ pub enum Command {
     /// Write one self-contained HTML page with the parameters, statistics, histograms and
     /// congestion maps of results written with --format json.
     Report(ReportArgs),
+    /// Place one application's profiled traffic matrix on a cluster (PFSim's model) and
+    /// report the link loads for every combination of node selection, process placement
+    /// and routing asked for.
+    Traffic(TrafficArgs),
+}
+
+/// Flags of `orcs traffic`.
+#[derive(Debug, Args)]
+pub struct TrafficArgs {
+    /// The cluster: PFSim GraphML (`typ` host/switch, host `capacity` = cores, edge `capacity`).
+    #[arg(verbatim_doc_comment, long = "cluster", value_name = "FILE")]
+    pub cluster: String,
+    /// The traffic matrix: a PFProf trace (.tar.gz or folder of per-rank JSON), CSV, Matrix Market or JSON.
+    #[arg(
+        verbatim_doc_comment,
+        long = "matrix",
+        visible_alias = "traffic",
+        value_name = "FILE"
+    )]
+    pub matrix: String,
+    /// Node selection, a comma-separated list of: linear, random, topology-aware.
+    #[arg(
+        verbatim_doc_comment,
+        long = "selector",
+        value_name = "LIST",
+        default_value = "linear"
+    )]
+    pub selector: String,
+    /// Process placement, a comma-separated list of: block, cyclic.
+    #[arg(
+        verbatim_doc_comment,
+        long = "mapper",
+        value_name = "LIST",
+        default_value = "block"
+    )]
+    pub mapper: String,
+    /// Routing, a comma-separated list of: pfsim-dmodk, greedy, greedy-max, random.
+    #[arg(
+        verbatim_doc_comment,
+        long = "router",
+        value_name = "LIST",
+        default_value = "pfsim-dmodk,greedy,greedy-max"
+    )]
+    pub router: String,
+    /// Seed of the random selector and router (default 0).
+    #[arg(
+        verbatim_doc_comment,
+        long = "seed",
+        value_name = "SEED",
+        default_value_t = 0
+    )]
+    pub seed: u64,
+    /// Also write every switch-to-switch link's bytes and flows per combination as CSV to FILE.
+    #[arg(verbatim_doc_comment, long = "links", value_name = "FILE")]
+    pub links: Option<String>,
+}
+
+/// A validated `orcs traffic` request.
+#[derive(Debug)]
+pub struct TrafficPlan {
+    pub cluster: String,
+    pub matrix: String,
+    pub selectors: Vec<orcs::appsim::Selector>,
+    pub mappers: Vec<orcs::appsim::Mapper>,
+    pub routers: Vec<orcs::appsim::PathRouter>,
+    pub seed: u64,
+    pub links: Option<String>,
+}
+
+/// Each item of a comma-separated list resolved against `names` (prefixes allowed).
+fn list_of<T: Copy>(flag: &str, value: &str, names: &[(&str, T)]) -> Result<Vec<T>> {
+    let keys: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+    value
+        .split(',')
+        .map(|item| {
+            let name = resolve(flag, item.trim(), &keys)?;
+            Ok(names
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| *v)
+                .expect("resolved"))
+        })
+        .collect()
 }
 
 /// Flags of `orcs map`.
@@ -649,6 +732,8 @@ pub enum Plan {
     Plot(PlotPlan),
     /// Write an HTML report.
     Report(ReportPlan),
+    /// Place and route an application's traffic.
+    Traffic(TrafficPlan),
 }
 
 /// A validated simulation request. Fabric-dependent checks (sizes) happen after loading.
@@ -752,6 +837,39 @@ impl Cli {
                     results: p.results,
                     output: p.output,
                     metric,
+                }));
+            }
+            Some(Command::Traffic(t)) => {
+                use orcs::appsim::{Mapper, PathRouter, Selector};
+                return Ok(Plan::Traffic(TrafficPlan {
+                    selectors: list_of(
+                        "--selector",
+                        &t.selector,
+                        &[
+                            ("linear", Selector::Linear),
+                            ("random", Selector::Random),
+                            ("topology-aware", Selector::TopologyAware),
+                        ],
+                    )?,
+                    mappers: list_of(
+                        "--mapper",
+                        &t.mapper,
+                        &[("block", Mapper::Block), ("cyclic", Mapper::Cyclic)],
+                    )?,
+                    routers: list_of(
+                        "--router",
+                        &t.router,
+                        &[
+                            ("pfsim-dmodk", PathRouter::PfsimDmodk),
+                            ("greedy", PathRouter::Greedy),
+                            ("greedy-max", PathRouter::GreedyMax),
+                            ("random", PathRouter::Random),
+                        ],
+                    )?,
+                    cluster: t.cluster,
+                    matrix: t.matrix,
+                    seed: t.seed,
+                    links: t.links,
                 }));
             }
             Some(Command::Report(r)) => {

@@ -8,6 +8,7 @@
 
 #![warn(missing_docs)]
 
+pub mod appsim;
 pub mod deadlock;
 pub mod draw;
 pub mod engines;
@@ -25,3 +26,4 @@ pub mod report;
 pub mod results;
 pub mod routing;
 pub mod sim;
+pub mod traffic;

@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use clap::Parser;
 use cli::{
     CheckPlan, Cli, ConvertPlan, FabricFormat, Format, GenPlan, MapPlan, Plan, PlotPlan, Renderer,
-    ReportPlan, SimPlan,
+    ReportPlan, SimPlan, TrafficPlan,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use orcs::deadlock::check_deadlock;
@@ -62,6 +62,7 @@ fn run(plan: Plan) -> Result<ExitCode> {
         Plan::Map(map) => run_map(&map),
         Plan::Plot(plot) => run_plot(&plot),
         Plan::Report(report) => run_report(&report),
+        Plan::Traffic(traffic) => run_traffic(&traffic),
         Plan::PatternHelp(usage) => {
             println!("{usage}");
             Ok(ExitCode::SUCCESS)
@@ -412,6 +413,94 @@ fn run_graphviz(
         );
     }
     Ok(output.stdout)
+}
+
+/// `orcs traffic`: one job's matrix placed and routed for every combination asked for;
+/// one table row per combination, with the maximum relative to the first row.
+fn run_traffic(plan: &TrafficPlan) -> Result<ExitCode> {
+    use orcs::appsim::{host_pairs, link_stats, map_ranks, route_job, select_hosts, LinkLoads};
+    use rand::SeedableRng;
+    let cluster = orcs::traffic::read_cluster_graphml(&plan.cluster)?;
+    let matrix = orcs::traffic::read_traffic(&plan.matrix)?;
+    let mut links_out = match &plan.links {
+        Some(path) => {
+            let mut f = create_file(path, "--links")?;
+            writeln!(
+                f,
+                "selector,mapper,router,src,dst,traffic_bytes,flows,capacity"
+            )?;
+            Some(f)
+        }
+        None => None,
+    };
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "cluster {}: {} hosts, {} processing elements; matrix {}: {} ranks, {} pairs, {} bytes",
+        plan.cluster,
+        cluster.hosts.len(),
+        cluster.host_pes.iter().map(|&p| p as u64).sum::<u64>(),
+        plan.matrix,
+        matrix.ranks,
+        matrix.entries.len(),
+        matrix.total_bytes()
+    )?;
+    writeln!(
+        out,
+        "{:<15} {:<7} {:<12} {:>18} {:>10} {:>18} {:>10}  hosts",
+        "selector", "mapper", "router", "max bytes/cap", "relative", "mean bytes/cap", "max flows"
+    )?;
+    let mut first: Option<f64> = None;
+    for &selector in &plan.selectors {
+        for &mapper in &plan.mappers {
+            for &router in &plan.routers {
+                let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(plan.seed);
+                let free = vec![false; cluster.hosts.len()];
+                let hosts = select_hosts(&cluster, &free, matrix.ranks as u64, selector, &mut rng)?;
+                let placement = map_ranks(&cluster, &hosts, matrix.ranks, mapper);
+                let pairs = host_pairs(&matrix, &placement);
+                let mut loads = LinkLoads::default();
+                route_job(&cluster, &pairs, router, &mut loads, &mut rng)?;
+                let s = link_stats(&cluster, &loads);
+                let base = *first.get_or_insert(s.max);
+                let names: Vec<&str> = hosts
+                    .iter()
+                    .map(|&h| cluster.names[cluster.hosts[h as usize] as usize].as_str())
+                    .collect();
+                writeln!(
+                    out,
+                    "{:<15} {:<7} {:<12} {:>18.1} {:>10.9} {:>18.1} {:>10}  {}",
+                    selector.to_string(),
+                    mapper.to_string(),
+                    router.to_string(),
+                    s.max,
+                    if base > 0.0 { s.max / base } else { 0.0 },
+                    s.mean,
+                    s.max_flows,
+                    names.join(",")
+                )?;
+                if let Some(f) = &mut links_out {
+                    for (e, &(u, v, cap)) in cluster.edges.iter().enumerate() {
+                        if cluster.is_host[u as usize] || cluster.is_host[v as usize] {
+                            continue;
+                        }
+                        writeln!(
+                            f,
+                            "{selector},{mapper},{router},{},{},{},{},{cap}",
+                            cluster.names[u as usize],
+                            cluster.names[v as usize],
+                            loads.bytes[e],
+                            loads.flows[e]
+                        )?;
+                    }
+                }
+            }
+        }
+    }
+    if let Some(mut f) = links_out {
+        f.flush()?;
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `orcs plot`: one metric of one or more JSON results as an image.

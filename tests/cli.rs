@@ -15,6 +15,7 @@ fn every_flag_has_sentence_help_and_value_names() {
         &["map"][..],
         &["plot"][..],
         &["report"][..],
+        &["traffic"][..],
     ] {
         let mut args: Vec<&str> = sub.to_vec();
         args.push("--help");

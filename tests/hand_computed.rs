@@ -201,7 +201,7 @@ fn cable_congestion_dot_map() {
         .map(|l| {
             let value = |key: &str| -> f64 {
                 let rest = l.split(key).nth(1).unwrap().trim_start_matches('"');
-                rest.split(|c: char| c == ' ' || c == ',' || c == '"' || c == ']')
+                rest.split([' ', ',', '"', ']'])
                     .next()
                     .unwrap()
                     .parse()

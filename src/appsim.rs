@@ -1,0 +1,482 @@
+//! Application traffic on a cluster, as PFSim models it: node selection, process
+//! placement, per-host-pair routing over minimal paths (PFSim's D-mod-K, greedy and
+//! greedy-max "dynamic" routing, random) and the bytes and flows each link carries.
+//!
+//! The model is PFSim's (spec pfsim.md §4–§5): a job's whole-run traffic matrix is summed
+//! per ordered host pair and added, heaviest pair first, onto the links of one minimal
+//! path per pair. Only switch-to-switch links are loaded (host links carry every byte of
+//! their host whatever the routing, so they would only hide the differences).
+
+use crate::traffic::{Cluster, TrafficMatrix};
+use rand::seq::SliceRandom;
+use rand::Rng;
+use rustc_hash::FxHashMap;
+use std::fmt;
+
+/// How the hosts of a job are chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Selector {
+    /// PFSim's Linear selector: the smallest block of consecutive free hosts (file
+    /// order) that holds the job, else the largest blocks first.
+    Linear,
+    /// Uniformly random free hosts, without replacement (PFSim samples with replacement,
+    /// a bug that oversubscribes hosts).
+    Random,
+    /// Fill as few leaf switches as possible: leaves with the most free processing
+    /// elements first, hosts in file order within a leaf.
+    TopologyAware,
+}
+
+/// How ranks are placed on the chosen hosts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mapper {
+    /// Consecutive ranks fill a host before the next ("Linear" in PFSim).
+    Block,
+    /// Round robin over the hosts, skipping full ones.
+    Cyclic,
+}
+
+/// How each host pair's path is chosen among the minimal (hop-count) paths.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathRouter {
+    /// PFSim's D-mod-K: at every branching position keep the candidates' node
+    /// `C[d mod |C|]` (C sorted by name, d = destination host index).
+    PfsimDmodk,
+    /// Heaviest pair first; the path with the smallest sum of link bytes (PFSim's Greedy).
+    Greedy,
+    /// Heaviest pair first; the path with the smallest maximal link bytes (PFSim's
+    /// Greedy2, the paper's "dynamic" routing).
+    GreedyMax,
+    /// A uniformly random minimal path per host pair.
+    Random,
+}
+
+impl fmt::Display for Selector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Selector::Linear => "linear",
+            Selector::Random => "random",
+            Selector::TopologyAware => "topology-aware",
+        })
+    }
+}
+
+impl fmt::Display for Mapper {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Mapper::Block => "block",
+            Mapper::Cyclic => "cyclic",
+        })
+    }
+}
+
+impl fmt::Display for PathRouter {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PathRouter::PfsimDmodk => "pfsim-dmodk",
+            PathRouter::Greedy => "greedy",
+            PathRouter::GreedyMax => "greedy-max",
+            PathRouter::Random => "random",
+        })
+    }
+}
+
+/// Why a job cannot be placed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlacementError {
+    /// Not enough free processing elements.
+    #[error("the job needs {needed} processing elements but only {free} are free")]
+    TooLarge {
+        /// Ranks of the job.
+        needed: u64,
+        /// Free processing elements.
+        free: u64,
+    },
+    /// Two hosts of the job are not connected.
+    #[error("no path from {from} to {to}")]
+    Disconnected {
+        /// Source host name.
+        from: String,
+        /// Destination host name.
+        to: String,
+    },
+}
+
+/// Chooses hosts (host indices) for a job of `ranks` ranks among those not `allocated`.
+/// O(hosts log hosts).
+pub fn select_hosts(
+    cluster: &Cluster,
+    allocated: &[bool],
+    ranks: u64,
+    selector: Selector,
+    rng: &mut impl Rng,
+) -> Result<Vec<u32>, PlacementError> {
+    let free: Vec<u32> = (0..cluster.hosts.len() as u32)
+        .filter(|&h| !allocated[h as usize])
+        .collect();
+    let pes = |h: u32| cluster.host_pes[h as usize] as u64;
+    let total: u64 = free.iter().map(|&h| pes(h)).sum();
+    if total < ranks {
+        return Err(PlacementError::TooLarge {
+            needed: ranks,
+            free: total,
+        });
+    }
+    let take = |order: &mut dyn Iterator<Item = u32>| {
+        let mut chosen = Vec::new();
+        let mut covered = 0;
+        for h in order {
+            if covered >= ranks {
+                break;
+            }
+            covered += pes(h);
+            chosen.push(h);
+        }
+        chosen
+    };
+    Ok(match selector {
+        Selector::Linear => {
+            // Maximal runs of consecutive free hosts, in file order.
+            let mut blocks: Vec<Vec<u32>> = Vec::new();
+            let mut previous: Option<u32> = None;
+            for &h in &free {
+                match (blocks.last_mut(), previous) {
+                    (Some(block), Some(p)) if p + 1 == h => block.push(h),
+                    _ => blocks.push(vec![h]),
+                }
+                previous = Some(h);
+            }
+            let block_pes = |b: &Vec<u32>| b.iter().map(|&h| pes(h)).sum::<u64>();
+            match blocks
+                .iter()
+                .filter(|b| block_pes(b) >= ranks)
+                .min_by_key(|b| b.len())
+            {
+                Some(block) => take(&mut block.iter().copied()),
+                None => {
+                    // Largest blocks first (stable: earlier blocks win ties).
+                    blocks.sort_by_key(|b| std::cmp::Reverse(block_pes(b)));
+                    take(&mut blocks.iter().flatten().copied())
+                }
+            }
+        }
+        Selector::Random => {
+            let mut shuffled = free.clone();
+            shuffled.shuffle(rng);
+            let mut chosen = take(&mut shuffled.into_iter());
+            chosen.sort_unstable();
+            chosen
+        }
+        Selector::TopologyAware => {
+            // Group free hosts by their leaf (the first switch they link to).
+            let mut leaves: Vec<(u32, Vec<u32>)> = Vec::new();
+            let mut slot: FxHashMap<u32, usize> = FxHashMap::default();
+            for &h in &free {
+                let leaf = leaf_of(cluster, h);
+                let i = *slot.entry(leaf).or_insert_with(|| {
+                    leaves.push((leaf, Vec::new()));
+                    leaves.len() - 1
+                });
+                leaves[i].1.push(h);
+            }
+            leaves.sort_by_key(|(_, hosts)| {
+                std::cmp::Reverse(hosts.iter().map(|&h| pes(h)).sum::<u64>())
+            });
+            let mut chosen = take(&mut leaves.iter().flat_map(|(_, h)| h.iter().copied()));
+            chosen.sort_unstable();
+            chosen
+        }
+    })
+}
+
+/// The switch a host's first out-edge leads to (the host itself when it has none).
+fn leaf_of(cluster: &Cluster, host: u32) -> u32 {
+    let node = cluster.hosts[host as usize];
+    cluster.out_edges[node as usize]
+        .first()
+        .map_or(node, |&e| cluster.edges[e as usize].1)
+}
+
+/// Places `ranks` ranks on `hosts` (in the selector's order): rank → host index.
+/// O(ranks + hosts).
+pub fn map_ranks(cluster: &Cluster, hosts: &[u32], ranks: u32, mapper: Mapper) -> Vec<u32> {
+    let mut placement = Vec::with_capacity(ranks as usize);
+    match mapper {
+        Mapper::Block => {
+            'fill: for &h in hosts {
+                for _ in 0..cluster.host_pes[h as usize] {
+                    if placement.len() == ranks as usize {
+                        break 'fill;
+                    }
+                    placement.push(h);
+                }
+            }
+        }
+        Mapper::Cyclic => {
+            let mut used = vec![0u32; hosts.len()];
+            while placement.len() < ranks as usize {
+                let before = placement.len();
+                for (i, &h) in hosts.iter().enumerate() {
+                    if placement.len() == ranks as usize {
+                        break;
+                    }
+                    if used[i] < cluster.host_pes[h as usize] {
+                        used[i] += 1;
+                        placement.push(h);
+                    }
+                }
+                if placement.len() == before {
+                    break; // every host full: the selector guarantees this cannot happen
+                }
+            }
+        }
+    }
+    placement
+}
+
+/// All minimal (hop-count) paths from node `src` to node `dst`, each a node list from
+/// `src` to `dst`, in networkx's `all_shortest_paths` order: breadth-first search records
+/// each node's predecessors in discovery order (adjacency = file order), and paths are
+/// emitted depth-first from the destination taking predecessors in that order.
+/// O(edges + paths × length).
+pub fn shortest_paths(cluster: &Cluster, src: u32, dst: u32) -> Vec<Vec<u32>> {
+    let n = cluster.names.len();
+    let mut level = vec![u32::MAX; n];
+    let mut pred: Vec<Vec<u32>> = vec![Vec::new(); n];
+    level[src as usize] = 0;
+    let mut frontier = vec![src];
+    let mut depth = 0;
+    while !frontier.is_empty() && level[dst as usize] == u32::MAX {
+        depth += 1;
+        let mut next = Vec::new();
+        for &v in &frontier {
+            for &e in &cluster.out_edges[v as usize] {
+                let w = cluster.edges[e as usize].1;
+                if level[w as usize] == u32::MAX {
+                    level[w as usize] = depth;
+                    pred[w as usize].push(v);
+                    next.push(w);
+                } else if level[w as usize] == depth {
+                    pred[w as usize].push(v);
+                }
+            }
+        }
+        frontier = next;
+    }
+    if level[dst as usize] == u32::MAX {
+        return Vec::new();
+    }
+    // Depth-first from the destination: stack of (node, next predecessor index).
+    let mut paths = Vec::new();
+    let mut stack: Vec<(u32, usize)> = vec![(dst, 0)];
+    while let Some(&(node, i)) = stack.last() {
+        if node == src {
+            paths.push(stack.iter().rev().map(|&(v, _)| v).collect());
+        }
+        match pred[node as usize].get(i) {
+            Some(&p) => {
+                stack.last_mut().expect("non-empty").1 += 1;
+                stack.push((p, 0));
+            }
+            None => {
+                stack.pop();
+            }
+        }
+    }
+    paths
+}
+
+/// Traffic of one job aggregated per ordered host pair, heaviest first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostPairs {
+    /// (source host, destination host, bytes, rank pairs), bytes descending; ties keep
+    /// first-seen order (the matrix's entry order), as PFSim's stable sort does.
+    pub pairs: Vec<(u32, u32, u64, u64)>,
+}
+
+/// Sums `matrix` per ordered host pair under `placement` (rank → host index).
+/// O(entries).
+pub fn host_pairs(matrix: &TrafficMatrix, placement: &[u32]) -> HostPairs {
+    let mut index: FxHashMap<(u32, u32), usize> = FxHashMap::default();
+    let mut pairs: Vec<(u32, u32, u64, u64)> = Vec::new();
+    for &(r, q, bytes) in &matrix.entries {
+        let key = (placement[r as usize], placement[q as usize]);
+        let i = *index.entry(key).or_insert_with(|| {
+            pairs.push((key.0, key.1, 0, 0));
+            pairs.len() - 1
+        });
+        pairs[i].2 += bytes;
+        pairs[i].3 += 1;
+    }
+    pairs.sort_by_key(|p| std::cmp::Reverse(p.2));
+    HostPairs { pairs }
+}
+
+/// Bytes and flows on every directed edge of a cluster (indexed like `Cluster::edges`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LinkLoads {
+    /// Bytes routed over each edge.
+    pub bytes: Vec<u64>,
+    /// Rank pairs routed over each edge.
+    pub flows: Vec<u64>,
+}
+
+/// Routes every host pair of a job (heaviest first) and adds its bytes and flows to
+/// `loads`; the greedy routers see the loads already there (other jobs and heavier pairs).
+/// Returns the chosen path of each pair as edge indices, in `pairs` order.
+/// O(pairs × minimal paths × length).
+pub fn route_job(
+    cluster: &Cluster,
+    pairs: &HostPairs,
+    router: PathRouter,
+    loads: &mut LinkLoads,
+    rng: &mut impl Rng,
+) -> Result<Vec<Vec<u32>>, PlacementError> {
+    if loads.bytes.len() != cluster.edges.len() {
+        loads.bytes = vec![0; cluster.edges.len()];
+        loads.flows = vec![0; cluster.edges.len()];
+    }
+    let edge_of = edge_lookup(cluster);
+    let sorted_names = name_rank(cluster);
+    let mut cache: FxHashMap<(u32, u32), Vec<u32>> = FxHashMap::default();
+    let mut routes = Vec::with_capacity(pairs.pairs.len());
+    for &(hs, hd, bytes, flows) in &pairs.pairs {
+        if hs == hd {
+            routes.push(Vec::new());
+            continue;
+        }
+        let path = match cache.get(&(hs, hd)) {
+            Some(p) => p.clone(),
+            None => {
+                let (s, d) = (cluster.hosts[hs as usize], cluster.hosts[hd as usize]);
+                let candidates = shortest_paths(cluster, s, d);
+                if candidates.is_empty() {
+                    return Err(PlacementError::Disconnected {
+                        from: cluster.names[s as usize].clone(),
+                        to: cluster.names[d as usize].clone(),
+                    });
+                }
+                let as_edges = |p: &Vec<u32>| -> Vec<u32> {
+                    p.windows(2).map(|w| edge_of[&(w[0], w[1])]).collect()
+                };
+                let chosen: Vec<u32> = match router {
+                    PathRouter::PfsimDmodk => {
+                        as_edges(&pfsim_dmodk(&candidates, hd as usize, &sorted_names))
+                    }
+                    PathRouter::Random => as_edges(&candidates[rng.gen_range(0..candidates.len())]),
+                    PathRouter::Greedy | PathRouter::GreedyMax => {
+                        let mut best: Option<(u64, Vec<u32>)> = None;
+                        for p in &candidates {
+                            let edges = as_edges(p);
+                            let loads_on = edges.iter().map(|&e| loads.bytes[e as usize]);
+                            let cost = match router {
+                                PathRouter::Greedy => loads_on.sum(),
+                                _ => loads_on.max().unwrap_or(0),
+                            };
+                            if best.as_ref().map_or(true, |(c, _)| cost < *c) {
+                                best = Some((cost, edges));
+                            }
+                        }
+                        best.expect("candidates exist").1
+                    }
+                };
+                cache.insert((hs, hd), chosen.clone());
+                chosen
+            }
+        };
+        for &e in &path {
+            let (u, v, _) = cluster.edges[e as usize];
+            if !cluster.is_host[u as usize] && !cluster.is_host[v as usize] {
+                loads.bytes[e as usize] += bytes;
+                loads.flows[e as usize] += flows;
+            }
+        }
+        routes.push(path);
+    }
+    Ok(routes)
+}
+
+/// PFSim's D-mod-K choice among `paths` for destination host index `d`: at each position
+/// where the remaining paths differ, keep those through `C[d mod |C|]`, C being the
+/// distinct nodes there sorted by name.
+fn pfsim_dmodk(paths: &[Vec<u32>], d: usize, name_rank: &[u32]) -> Vec<u32> {
+    let mut alive: Vec<&Vec<u32>> = paths.iter().collect();
+    let len = alive[0].len();
+    for i in 0..len {
+        if alive.len() == 1 {
+            break;
+        }
+        let mut c: Vec<u32> = alive.iter().map(|p| p[i]).collect();
+        c.sort_by_key(|&v| name_rank[v as usize]);
+        c.dedup();
+        if c.len() == 1 {
+            continue;
+        }
+        let keep = c[d % c.len()];
+        alive.retain(|p| p[i] == keep);
+    }
+    alive[0].clone()
+}
+
+/// Per node: its rank in the lexicographic order of node names (PFSim sorts string ids).
+fn name_rank(cluster: &Cluster) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..cluster.names.len() as u32).collect();
+    order.sort_by(|&a, &b| cluster.names[a as usize].cmp(&cluster.names[b as usize]));
+    let mut rank = vec![0; order.len()];
+    for (r, &v) in order.iter().enumerate() {
+        rank[v as usize] = r as u32;
+    }
+    rank
+}
+
+/// (tail, head) → the first edge between them in file order.
+fn edge_lookup(cluster: &Cluster) -> FxHashMap<(u32, u32), u32> {
+    let mut map = FxHashMap::default();
+    for (e, &(u, v, _)) in cluster.edges.iter().enumerate() {
+        map.entry((u, v)).or_insert(e as u32);
+    }
+    map
+}
+
+/// Statistics over the switch-to-switch links, as PFSim reports them.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LinkStats {
+    /// Switch-to-switch links.
+    pub links: usize,
+    /// Largest bytes ÷ capacity.
+    pub max: f64,
+    /// Smallest bytes ÷ capacity.
+    pub min: f64,
+    /// Mean bytes ÷ capacity.
+    pub mean: f64,
+    /// Sample variance (n − 1) of bytes ÷ capacity.
+    pub variance: f64,
+    /// Largest number of rank pairs on one link.
+    pub max_flows: u64,
+}
+
+/// Statistics of `loads` over the switch-to-switch links of `cluster`. O(edges).
+pub fn link_stats(cluster: &Cluster, loads: &LinkLoads) -> LinkStats {
+    let values: Vec<(f64, u64)> = cluster
+        .edges
+        .iter()
+        .enumerate()
+        .filter(|(_, &(u, v, _))| !cluster.is_host[u as usize] && !cluster.is_host[v as usize])
+        .map(|(e, &(_, _, cap))| (loads.bytes[e] as f64 / cap, loads.flows[e]))
+        .collect();
+    let n = values.len() as f64;
+    let mean = values.iter().map(|v| v.0).sum::<f64>() / n.max(1.0);
+    let variance = if values.len() > 1 {
+        values.iter().map(|v| (v.0 - mean).powi(2)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.0
+    };
+    LinkStats {
+        links: values.len(),
+        max: values.iter().map(|v| v.0).fold(0.0, f64::max),
+        min: values.iter().map(|v| v.0).fold(f64::INFINITY, f64::min),
+        mean,
+        variance,
+        max_flows: values.iter().map(|v| v.1).max().unwrap_or(0),
+    }
+}

@@ -1,0 +1,318 @@
+//! Application traffic against PFSim: single jobs on the milk and pepsi clusters with
+//! the profiled CG, MILC and FT matrices must give PFSim's maxima and per-link tables
+//! exactly, and the paper's greedy-max / D-mod-K ratios to 9 digits; small matrices on a
+//! hand-drawn two-level tree give hand-computed loads.
+
+mod common;
+use common::*;
+
+use orcs::appsim::{
+    host_pairs, link_stats, map_ranks, route_job, select_hosts, LinkLoads, Mapper, PathRouter,
+    Selector,
+};
+use orcs::traffic::{
+    parse_cluster_graphml, read_cluster_graphml, read_traffic, Cluster, TrafficMatrix,
+};
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// One job on an empty cluster: Linear selection, then `mapper` and `router`.
+fn single_job(
+    cluster: &Cluster,
+    matrix: &TrafficMatrix,
+    mapper: Mapper,
+    router: PathRouter,
+) -> LinkLoads {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0);
+    let free = vec![false; cluster.hosts.len()];
+    let hosts = select_hosts(
+        cluster,
+        &free,
+        matrix.ranks as u64,
+        Selector::Linear,
+        &mut rng,
+    )
+    .expect("the job fits");
+    let placement = map_ranks(cluster, &hosts, matrix.ranks, mapper);
+    let pairs = host_pairs(matrix, &placement);
+    let mut loads = LinkLoads::default();
+    route_job(cluster, &pairs, router, &mut loads, &mut rng).expect("routable");
+    loads
+}
+
+/// A two-level tree: hosts a0, a1 on leaf L1, b0, b1 on leaf L2, spines S1 and S2, every
+/// capacity 1, edges listed leaf by leaf.
+const TREE: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<graphml xmlns="http://graphml.graphdrawing.org/xmlns">
+  <key attr.name="typ" attr.type="string" for="node" id="t"/>
+  <key attr.name="capacity" attr.type="long" for="node" id="c"/>
+  <key attr.name="capacity" attr.type="long" for="edge" id="e"/>
+  <graph edgedefault="directed">
+    <node id="a0"><data key="t">host</data><data key="c">2</data></node>
+    <node id="a1"><data key="t">host</data><data key="c">2</data></node>
+    <node id="b0"><data key="t">host</data><data key="c">2</data></node>
+    <node id="b1"><data key="t">host</data><data key="c">2</data></node>
+    <node id="L1"><data key="t">switch</data></node>
+    <node id="L2"><data key="t">switch</data></node>
+    <node id="S1"><data key="t">switch</data></node>
+    <node id="S2"><data key="t">switch</data></node>
+    <edge source="a0" target="L1"/><edge source="L1" target="a0"/>
+    <edge source="a1" target="L1"/><edge source="L1" target="a1"/>
+    <edge source="b0" target="L2"/><edge source="L2" target="b0"/>
+    <edge source="b1" target="L2"/><edge source="L2" target="b1"/>
+    <edge source="L1" target="S1"><data key="e">1</data></edge>
+    <edge source="S1" target="L1"><data key="e">1</data></edge>
+    <edge source="L1" target="S2"><data key="e">1</data></edge>
+    <edge source="S2" target="L1"><data key="e">1</data></edge>
+    <edge source="L2" target="S1"><data key="e">1</data></edge>
+    <edge source="S1" target="L2"><data key="e">1</data></edge>
+    <edge source="L2" target="S2"><data key="e">1</data></edge>
+    <edge source="S2" target="L2"><data key="e">1</data></edge>
+  </graph>
+</graphml>"#;
+
+/// Bytes on the link named `from`→`to`.
+fn on(cluster: &Cluster, loads: &LinkLoads, from: &str, to: &str) -> u64 {
+    let e = cluster
+        .edges
+        .iter()
+        .position(|&(u, v, _)| cluster.names[u as usize] == from && cluster.names[v as usize] == to)
+        .expect("link exists");
+    loads.bytes[e]
+}
+
+#[test]
+fn hand_computed_matrices_on_a_two_level_tree() {
+    let cluster = parse_cluster_graphml(TREE, "tree.graphml").unwrap();
+    // 8 ranks, block placement: ranks 0,1 on a0, 2,3 on a1, 4,5 on b0, 6,7 on b1.
+    // Rank 0 sends 100 to rank 4 (a0→b0), rank 2 sends 60 to rank 6 (a1→b1), rank 1
+    // sends 10 to rank 3 (a0→a1, stays on L1), rank 5 sends 7 to rank 1 (b0→a0).
+    let matrix = TrafficMatrix {
+        ranks: 8,
+        entries: vec![(0, 4, 100), (2, 6, 60), (1, 3, 10), (5, 1, 7)],
+    };
+    // PFSim D-mod-K: the spine is S1 for even destination host index, S2 for odd:
+    // a0→b0 (d = 2) and b0→a0 (d = 0) via S1, a1→b1 (d = 3) via S2.
+    let loads = single_job(&cluster, &matrix, Mapper::Block, PathRouter::PfsimDmodk);
+    assert_eq!(on(&cluster, &loads, "L1", "S1"), 100);
+    assert_eq!(on(&cluster, &loads, "S1", "L2"), 100);
+    assert_eq!(on(&cluster, &loads, "L1", "S2"), 60);
+    assert_eq!(on(&cluster, &loads, "S2", "L2"), 60);
+    assert_eq!(on(&cluster, &loads, "L2", "S1"), 7);
+    assert_eq!(on(&cluster, &loads, "S1", "L1"), 7);
+    // Host links are never loaded.
+    assert_eq!(on(&cluster, &loads, "a0", "L1"), 0);
+    let stats = link_stats(&cluster, &loads);
+    assert_eq!((stats.links, stats.max, stats.max_flows), (8, 100.0, 1));
+
+    // Two pairs towards b0 (d = 2): D-mod-K sends both over S1. Greedy-max routes the
+    // heavier first over the first minimal path (S1, found first by the search) and the
+    // lighter over the empty S2.
+    let matrix = TrafficMatrix {
+        ranks: 8,
+        entries: vec![(0, 4, 100), (2, 5, 60)],
+    };
+    let dmodk = single_job(&cluster, &matrix, Mapper::Block, PathRouter::PfsimDmodk);
+    assert_eq!(on(&cluster, &dmodk, "S1", "L2"), 160);
+    let greedy = single_job(&cluster, &matrix, Mapper::Block, PathRouter::GreedyMax);
+    assert_eq!(on(&cluster, &greedy, "S1", "L2"), 100);
+    assert_eq!(on(&cluster, &greedy, "S2", "L2"), 60);
+    assert_eq!(link_stats(&cluster, &greedy).max, 100.0);
+
+    // Cyclic placement: rank i on host i mod 4, so rank 0 → a0, rank 4 → a0: no traffic
+    // leaves the host.
+    let matrix = TrafficMatrix {
+        ranks: 8,
+        entries: vec![(0, 4, 100)],
+    };
+    let cyclic = single_job(&cluster, &matrix, Mapper::Cyclic, PathRouter::GreedyMax);
+    assert!(cyclic.bytes.iter().all(|&b| b == 0));
+}
+
+/// The shared PFSim data, when present.
+fn pfsim_data(path: &str) -> Option<String> {
+    let p = shared(&format!("traces/pfsim/{path}"));
+    if p.is_none() {
+        eprintln!("../shared/traces/pfsim not present: skipped");
+    }
+    p
+}
+
+/// Rows of single-job-summary.csv: (topology, trace, mapper, router) → (max, max_flows).
+fn summary() -> Vec<(String, String, String, String, f64, u64)> {
+    let Some(path) = pfsim_data("reference-results/single-job-summary.csv") else {
+        return Vec::new();
+    };
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (
+                f[0].to_string(),
+                f[1].to_string(),
+                f[3].to_string(),
+                f[4].to_string(),
+                f[7].parse().unwrap(),
+                f[11].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn mapper_of(name: &str) -> Mapper {
+    match name {
+        "Linear" => Mapper::Block,
+        _ => Mapper::Cyclic,
+    }
+}
+
+fn router_of(name: &str) -> PathRouter {
+    match name {
+        "DmodKRouter" => PathRouter::PfsimDmodk,
+        "GreedyRouter" => PathRouter::Greedy,
+        _ => PathRouter::GreedyMax,
+    }
+}
+
+#[test]
+fn single_jobs_match_pfsim_exactly() {
+    let rows = summary();
+    let mut checked = 0;
+    for (topology, trace, mapper, router, max, max_flows) in &rows {
+        let Some(trace_path) = pfsim_data(&format!("traces/{trace}.tar.gz"))
+            .filter(|p| std::path::Path::new(p).exists())
+        else {
+            continue; // the OpenFOAM traces are not in the shared data
+        };
+        let cluster =
+            read_cluster_graphml(&pfsim_data(&format!("topologies/{topology}.graphml")).unwrap())
+                .unwrap();
+        let matrix = read_traffic(&trace_path).unwrap();
+        let loads = single_job(&cluster, &matrix, mapper_of(mapper), router_of(router));
+        let stats = link_stats(&cluster, &loads);
+        let case = format!("{topology} {trace} {mapper} {router}");
+        assert_eq!(stats.max, *max, "{case}: maximum traffic / capacity");
+        assert_eq!(stats.max_flows, *max_flows, "{case}: maximum flows");
+        // The per-link table, link by link (bytes and flows).
+        let links = pfsim_data(&format!(
+            "reference-results/single-job-links/{topology}.{trace}.Linear.{mapper}.{router}.csv"
+        ))
+        .unwrap();
+        if let Ok(text) = std::fs::read_to_string(&links) {
+            for line in text.lines().skip(1) {
+                let f: Vec<&str> = line.split(',').collect();
+                let e = cluster
+                    .edges
+                    .iter()
+                    .position(|&(u, v, _)| {
+                        cluster.names[u as usize] == f[0] && cluster.names[v as usize] == f[1]
+                    })
+                    .unwrap();
+                assert_eq!(
+                    loads.bytes[e] as f64,
+                    f[2].parse::<f64>().unwrap(),
+                    "{case}: {line}"
+                );
+                assert_eq!(
+                    loads.flows[e],
+                    f[3].parse::<u64>().unwrap(),
+                    "{case}: {line}"
+                );
+            }
+        }
+        checked += 1;
+    }
+    if !rows.is_empty() {
+        assert!(checked >= 30, "only {checked} reference cases found");
+    }
+}
+
+#[test]
+fn greedy_max_halves_cg_as_in_the_paper() {
+    let (Some(milk), Some(cg), Some(milc)) = (
+        pfsim_data("topologies/milk.graphml"),
+        pfsim_data("traces/cg-c-128.tar.gz"),
+        pfsim_data("traces/milc-128.tar.gz"),
+    ) else {
+        return;
+    };
+    let cluster = read_cluster_graphml(&milk).unwrap();
+    for (trace, expected) in [(cg, 0.500022154), (milc, 0.824892101)] {
+        let matrix = read_traffic(&trace).unwrap();
+        let max = |router| {
+            link_stats(
+                &cluster,
+                &single_job(&cluster, &matrix, Mapper::Block, router),
+            )
+            .max
+        };
+        let ratio = max(PathRouter::GreedyMax) / max(PathRouter::PfsimDmodk);
+        assert_eq!(format!("{ratio:.9}"), format!("{expected:.9}"), "{trace}");
+    }
+}
+
+#[test]
+fn traffic_command_compares_routings() {
+    let dir = tempfile::tempdir().unwrap();
+    let cluster = dir.path().join("tree.graphml");
+    std::fs::write(&cluster, TREE).unwrap();
+    let matrix = dir.path().join("m.csv");
+    std::fs::write(&matrix, "src,dst,bytes\n0,4,100\n2,5,60\n").unwrap();
+    let links = dir.path().join("links.csv");
+    let run = orcs(&[
+        "traffic",
+        "--cluster",
+        cluster.to_str().unwrap(),
+        "--matrix",
+        matrix.to_str().unwrap(),
+        "--router",
+        "pfsim-dmodk,greedy-max",
+        "--links",
+        links.to_str().unwrap(),
+    ])
+    .ok();
+    // D-mod-K stacks both pairs on S1→L2 (160); greedy-max splits them (100).
+    assert!(
+        run.stdout.contains("pfsim-dmodk") && run.stdout.contains("160.0"),
+        "{}",
+        run.describe()
+    );
+    assert!(run.stdout.contains("0.625000000"), "{}", run.describe());
+    let table = std::fs::read_to_string(&links).unwrap();
+    assert!(
+        table.contains("linear,block,pfsim-dmodk,S1,L2,160,2,1"),
+        "{table}"
+    );
+    assert!(
+        table.contains("linear,block,greedy-max,S2,L2,60,1,1"),
+        "{table}"
+    );
+    orcs(&[
+        "traffic",
+        "--cluster",
+        cluster.to_str().unwrap(),
+        "--matrix",
+        matrix.to_str().unwrap(),
+        "--router",
+        "bogus",
+    ])
+    .fails_with(1, &["--router", "bogus"]);
+    if let (Some(milk), Some(cg)) = (
+        pfsim_data("topologies/milk.graphml"),
+        pfsim_data("traces/cg-c-128.tar.gz"),
+    ) {
+        let run = orcs(&[
+            "traffic",
+            "--cluster",
+            &milk,
+            "--matrix",
+            &cg,
+            "--router",
+            "pfsim-dmodk,greedy-max",
+        ])
+        .ok();
+        assert!(run.stdout.contains("0.500022154"), "{}", run.describe());
+    }
+}
