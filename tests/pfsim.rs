@@ -71,14 +71,18 @@ const TREE: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
   </graph>
 </graphml>"#;
 
-/// Bytes on the link named `from`→`to`.
-fn on(cluster: &Cluster, loads: &LinkLoads, from: &str, to: &str) -> u64 {
-    let e = cluster
+/// The index of the link named `from`→`to`.
+fn edge_index(cluster: &Cluster, from: &str, to: &str) -> usize {
+    cluster
         .edges
         .iter()
         .position(|&(u, v, _)| cluster.names[u as usize] == from && cluster.names[v as usize] == to)
-        .expect("link exists");
-    loads.bytes[e]
+        .expect("link exists")
+}
+
+/// Bytes on the link named `from`→`to`.
+fn on(cluster: &Cluster, loads: &LinkLoads, from: &str, to: &str) -> u64 {
+    loads.bytes[edge_index(cluster, from, to)]
 }
 
 #[test]
@@ -203,13 +207,7 @@ fn single_jobs_match_pfsim_exactly() {
         if let Ok(text) = std::fs::read_to_string(&links) {
             for line in text.lines().skip(1) {
                 let f: Vec<&str> = line.split(',').collect();
-                let e = cluster
-                    .edges
-                    .iter()
-                    .position(|&(u, v, _)| {
-                        cluster.names[u as usize] == f[0] && cluster.names[v as usize] == f[1]
-                    })
-                    .unwrap();
+                let e = edge_index(&cluster, f[0], f[1]);
                 assert_eq!(
                     loads.bytes[e] as f64,
                     f[2].parse::<f64>().unwrap(),
