@@ -198,7 +198,8 @@ fn bench_traffic(c: &mut Criterion) {
                     let free = vec![false; cluster.hosts.len()];
                     let hosts = select_hosts(&cluster, &free, 128, Selector::Linear, &mut rng)
                         .expect("fits");
-                    let placement = map_ranks(&cluster, &hosts, matrix.ranks, Mapper::Block);
+                    let placement =
+                        map_ranks(&cluster, &hosts, matrix.ranks, Mapper::Block, &matrix);
                     let pairs = host_pairs(&matrix, &placement);
                     let mut loads = LinkLoads::default();
                     route_job(&cluster, &pairs, router, &mut loads, &mut rng).expect("routes");

@@ -34,6 +34,11 @@ pub enum Mapper {
     Block,
     /// Round robin over the hosts, skipping full ones.
     Cyclic,
+    /// Communication-aware: fill the hosts one after another (in the selector's order,
+    /// so neighbouring hosts share a switch), each time adding the unplaced rank that
+    /// exchanges the most bytes with the ranks already on the host; an empty host starts
+    /// with the unplaced rank of most total traffic. Ties go to the lowest rank.
+    Greedy,
 }
 
 /// How each host pair's path is chosen among the minimal (hop-count) paths.
@@ -66,6 +71,7 @@ impl fmt::Display for Mapper {
         f.write_str(match self {
             Mapper::Block => "block",
             Mapper::Cyclic => "cyclic",
+            Mapper::Greedy => "greedy",
         })
     }
 }
@@ -198,10 +204,18 @@ fn leaf_of(cluster: &Cluster, host: u32) -> u32 {
 }
 
 /// Places `ranks` ranks on `hosts` (in the selector's order): rank → host index.
-/// O(ranks + hosts).
-pub fn map_ranks(cluster: &Cluster, hosts: &[u32], ranks: u32, mapper: Mapper) -> Vec<u32> {
+/// O(ranks + hosts) for block and cyclic; the greedy mapper needs the `matrix` and takes
+/// O(ranks² + entries).
+pub fn map_ranks(
+    cluster: &Cluster,
+    hosts: &[u32],
+    ranks: u32,
+    mapper: Mapper,
+    matrix: &TrafficMatrix,
+) -> Vec<u32> {
     let mut placement = Vec::with_capacity(ranks as usize);
     match mapper {
+        Mapper::Greedy => return greedy_placement(cluster, hosts, ranks, matrix),
         Mapper::Block => {
             'fill: for &h in hosts {
                 for _ in 0..cluster.host_pes[h as usize] {
@@ -228,6 +242,61 @@ pub fn map_ranks(cluster: &Cluster, hosts: &[u32], ranks: u32, mapper: Mapper) -
                 if placement.len() == before {
                     break; // every host full: the selector guarantees this cannot happen
                 }
+            }
+        }
+    }
+    placement
+}
+
+/// The communication-aware placement of [`Mapper::Greedy`].
+fn greedy_placement(
+    cluster: &Cluster,
+    hosts: &[u32],
+    ranks: u32,
+    matrix: &TrafficMatrix,
+) -> Vec<u32> {
+    let n = ranks as usize;
+    // Symmetric byte counts per rank: neighbours and totals.
+    let mut neighbours: Vec<Vec<(u32, u64)>> = vec![Vec::new(); n];
+    let mut total = vec![0u64; n];
+    for &(r, q, bytes) in &matrix.entries {
+        if r != q && (r as usize) < n && (q as usize) < n {
+            neighbours[r as usize].push((q, bytes));
+            neighbours[q as usize].push((r, bytes));
+            total[r as usize] += bytes;
+            total[q as usize] += bytes;
+        }
+    }
+    const UNPLACED: u32 = u32::MAX;
+    let mut placement = vec![UNPLACED; n];
+    // Bytes each rank exchanges with the ranks on the current host, and on the current
+    // leaf switch (so a new host on the same leaf continues the group).
+    let mut on_host = vec![0u64; n];
+    let mut on_leaf = vec![0u64; n];
+    let mut leaf = None;
+    let mut placed = 0;
+    for &h in hosts {
+        on_host.iter_mut().for_each(|a| *a = 0);
+        let this_leaf = leaf_of(cluster, h);
+        if leaf != Some(this_leaf) {
+            on_leaf.iter_mut().for_each(|a| *a = 0);
+            leaf = Some(this_leaf);
+        }
+        for _ in 0..cluster.host_pes[h as usize] {
+            if placed == n {
+                break;
+            }
+            // The unplaced rank closest to this host, then to this leaf; with nothing
+            // connected, the busiest unplaced rank.
+            let best = (0..n)
+                .filter(|&r| placement[r] == UNPLACED)
+                .max_by_key(|&r| (on_host[r], on_leaf[r], total[r], std::cmp::Reverse(r)))
+                .expect("an unplaced rank remains");
+            placement[best] = h;
+            placed += 1;
+            for &(q, bytes) in &neighbours[best] {
+                on_host[q as usize] += bytes;
+                on_leaf[q as usize] += bytes;
             }
         }
     }

@@ -88,7 +88,7 @@ pub struct TrafficArgs {
         default_value = "linear"
     )]
     pub selector: String,
-    /// Process placement, a comma-separated list of: block, cyclic.
+    /// Process placement, a comma-separated list of: block, cyclic, greedy (heaviest-talking ranks on the same host).
     #[arg(
         verbatim_doc_comment,
         long = "mapper",
@@ -854,7 +854,11 @@ impl Cli {
                     mappers: list_of(
                         "--mapper",
                         &t.mapper,
-                        &[("block", Mapper::Block), ("cyclic", Mapper::Cyclic)],
+                        &[
+                            ("block", Mapper::Block),
+                            ("cyclic", Mapper::Cyclic),
+                            ("greedy", Mapper::Greedy),
+                        ],
                     )?,
                     routers: list_of(
                         "--router",

@@ -457,7 +457,7 @@ fn run_traffic(plan: &TrafficPlan) -> Result<ExitCode> {
                 let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(plan.seed);
                 let free = vec![false; cluster.hosts.len()];
                 let hosts = select_hosts(&cluster, &free, matrix.ranks as u64, selector, &mut rng)?;
-                let placement = map_ranks(&cluster, &hosts, matrix.ranks, mapper);
+                let placement = map_ranks(&cluster, &hosts, matrix.ranks, mapper, &matrix);
                 let pairs = host_pairs(&matrix, &placement);
                 let mut loads = LinkLoads::default();
                 route_job(&cluster, &pairs, router, &mut loads, &mut rng)?;

@@ -33,7 +33,7 @@ fn single_job(
         &mut rng,
     )
     .expect("the job fits");
-    let placement = map_ranks(cluster, &hosts, matrix.ranks, mapper);
+    let placement = map_ranks(cluster, &hosts, matrix.ranks, mapper, matrix);
     let pairs = host_pairs(matrix, &placement);
     let mut loads = LinkLoads::default();
     route_job(cluster, &pairs, router, &mut loads, &mut rng).expect("routable");
@@ -313,4 +313,25 @@ fn traffic_command_compares_routings() {
         .ok();
         assert!(run.stdout.contains("0.500022154"), "{}", run.describe());
     }
+}
+
+#[test]
+fn greedy_placement_keeps_talking_ranks_together() {
+    let cluster = parse_cluster_graphml(TREE, "tree.graphml").unwrap();
+    // Heavy pairs (0,7), (1,6), (2,5), (3,4) and a light (0,1). Hand computation, hosts
+    // of 2 cores in order a0, a1, b0, b1: a0 starts with the busiest rank 0 (101 bytes)
+    // and adds its partner 7; a1 starts with 1 (91) and adds 6; b0 gets 2 (80, lowest of
+    // the tie with 5) and 5; b1 gets 3 and 4.
+    let matrix = TrafficMatrix {
+        ranks: 8,
+        entries: vec![(0, 7, 100), (6, 1, 90), (2, 5, 80), (4, 3, 70), (0, 1, 1)],
+    };
+    let hosts = [0, 1, 2, 3];
+    let placement = map_ranks(&cluster, &hosts, 8, Mapper::Greedy, &matrix);
+    assert_eq!(placement, vec![0, 1, 2, 3, 3, 2, 1, 0]);
+    // Only the light pair leaves its host, and it stays on leaf L1: no switch traffic.
+    let greedy = single_job(&cluster, &matrix, Mapper::Greedy, PathRouter::PfsimDmodk);
+    assert!(greedy.bytes.iter().all(|&b| b == 0));
+    let block = single_job(&cluster, &matrix, Mapper::Block, PathRouter::PfsimDmodk);
+    assert!(link_stats(&cluster, &block).max >= 100.0);
 }
