@@ -66,8 +66,10 @@ pub struct LoadedFabric {
 }
 
 impl LoadedFabric {
-    /// A fabric and its table, with no warnings and no stored route check.
-    pub fn new(fabric: Fabric, table: ForwardingTable) -> Self {
+    /// A fabric and its finished table (stored compactly, see
+    /// [`ForwardingTable::compact`]), with no warnings and no stored route check.
+    pub fn new(fabric: Fabric, mut table: ForwardingTable) -> Self {
+        table.compact();
         LoadedFabric {
             fabric,
             table,
@@ -316,12 +318,9 @@ pub fn compile_dot(
     }
     fabric.edge_comments.tokens = graph.comment_tokens;
     fabric.edge_comments.symbols = graph.symbols;
-    table.compact();
     Ok(LoadedFabric {
-        fabric,
-        table,
         warnings,
-        routes: None,
+        ..LoadedFabric::new(fabric, table)
     })
 }
 

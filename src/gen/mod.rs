@@ -111,7 +111,7 @@ pub fn route_generated(
     if roots.is_some() && name != "updn" {
         return Err(RoutingChoiceError::RootsWithoutUpdn);
     }
-    let mut table = match name.as_str() {
+    let table = match name.as_str() {
         "dmodk" => structured::dmodk(generated)?,
         "smodk" => structured::smodk(generated)?,
         "dor" => structured::dor(generated, false)?,
@@ -137,6 +137,5 @@ pub fn route_generated(
             route(&generated.fabric, &engine)?
         }
     };
-    table.compact();
     Ok((table, name))
 }

@@ -299,12 +299,9 @@ pub fn convert(
         fabric.edge_comments =
             all_path_comments(&fabric, &dest_lids, lfts, topo, &vertex_of, &edge_at);
     }
-    table.compact();
     Ok(LoadedFabric {
-        fabric,
-        table,
         warnings,
-        routes: None,
+        ..LoadedFabric::new(fabric, table)
     })
 }
 
