@@ -443,11 +443,12 @@ impl<'a> Simulation<'a> {
                 |e| load[e as usize] += 1,
             );
         }
+        let route_of = |i: usize| &route_edges[i * stride..i * stride + route_lens[i] as usize];
         weights.clear();
         let mut level_max = 0u32;
         let m = pairs.len() as u64;
         for i in 0..pairs.len() {
-            let route = &route_edges[i * stride..i * stride + route_lens[i] as usize];
+            let route = route_of(i);
             let w = route.iter().map(|&e| load[e as usize]).max().unwrap_or(0);
             weights.push(w);
             level_max = level_max.max(w);
@@ -467,37 +468,35 @@ impl<'a> Simulation<'a> {
                     cable[e as usize] += inc;
                 }
             }
-        }
-        if let Some(links) = links {
-            for i in 0..pairs.len() {
-                for &e in &route_edges[i * stride..i * stride + route_lens[i] as usize] {
+            if let Some(links) = links.as_mut() {
+                for &e in route {
                     let e = e as usize;
                     links.messages[e] += 1;
                     links.max_congestion[e] = links.max_congestion[e].max(load[e]);
                 }
             }
-            if level_max > 0 && level_max >= *run_max {
-                if level_max > *run_max {
-                    *run_max = level_max;
-                    bottlenecks.clear();
-                    *generation += 1;
+        }
+        if links.is_some() && level_max > 0 && level_max >= *run_max {
+            if level_max > *run_max {
+                *run_max = level_max;
+                bottlenecks.clear();
+                *generation += 1;
+            }
+            // The edges at the maximum lie on the routes of maximal weight.
+            for (i, &w) in weights.iter().enumerate() {
+                if w != level_max {
+                    continue;
                 }
-                // The edges at the maximum lie on the routes of maximal weight.
-                for (i, &w) in weights.iter().enumerate() {
-                    if w != level_max {
-                        continue;
-                    }
-                    for &e in &route_edges[i * stride..i * stride + route_lens[i] as usize] {
-                        if load[e as usize] == level_max && mark[e as usize] != *generation {
-                            mark[e as usize] = *generation;
-                            bottlenecks.push(e);
-                        }
+                for &e in route_of(i) {
+                    if load[e as usize] == level_max && mark[e as usize] != *generation {
+                        mark[e as usize] = *generation;
+                        bottlenecks.push(e);
                     }
                 }
             }
         }
         for i in 0..pairs.len() {
-            for &e in &route_edges[i * stride..i * stride + route_lens[i] as usize] {
+            for &e in route_of(i) {
                 load[e as usize] = 0;
             }
         }
