@@ -124,8 +124,15 @@ fn encode_png(rgb: &[u8], width: u32, height: u32) -> Result<Vec<u8>, DrawError>
 /// for the most), converted to RGB.
 pub fn congestion_rgb(c: f32) -> RGBColor {
     let c = if c.is_nan() { 0.0 } else { c.clamp(0.0, 1.0) };
-    let (r, g, b) = hsv_to_rgb(0.4 * (1.0 - c), 0.9, 0.9);
+    let (h, s, v) = congestion_hsv(c);
+    let (r, g, b) = hsv_to_rgb(h, s, v);
     RGBColor(r, g, b)
+}
+
+/// The HSV color (hue, saturation, value) of scaled congestion `c`, computed in single
+/// precision as ORCS does: hue 0.4·(1 − c), saturation and value 0.9.
+pub fn congestion_hsv(c: f32) -> (f32, f32, f32) {
+    (0.4 * (1.0 - c), 0.9, 0.9)
 }
 
 /// HSV (all in [0, 1]) to 8-bit RGB, the conversion Graphviz applies to `"h s v"` colors.

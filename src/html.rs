@@ -12,10 +12,6 @@ use std::fmt::Write;
 
 /// Size of an inline congestion map, in pixels.
 const MAP_SIZE: (u32, u32) = (1000, 640);
-/// Cables labelled with their value on the map.
-const MAP_LABELS: usize = 5;
-/// Fabrics with more hosts than this are mapped with switches only.
-const MAP_HOSTS_SHOWN: usize = 256;
 
 /// One result to report: where it came from and what it holds.
 pub struct ReportInput {
@@ -210,13 +206,9 @@ th{background:#f3f3f3}.chart svg{max-width:100%;height:auto}\n\
             }
         }
         if let Some(graph) = graph_of(doc) {
-            let hosts = graph.is_host.iter().filter(|&&b| b).count();
             let options = MapOptions {
-                top_labels: MAP_LABELS,
-                switches_only: hosts > MAP_HOSTS_SHOWN,
-                legend: true,
                 title: Some(format!("congestion map: {}", doc.label())),
-                layout: None,
+                ..MapOptions::suggested(&graph)
             };
             let svg = inline_svg(render_map(
                 &graph,
@@ -227,7 +219,8 @@ th{background:#f3f3f3}.chart svg{max-width:100%;height:auto}\n\
             )?);
             let _ = writeln!(
                 h,
-                "<h3>Congestion map</h3>\n<p class=\"note\">Each cable colored by its summed congestion scaled to [0, 1] (green least, red most); the {MAP_LABELS} hottest labelled{}.</p>\n<div class=\"chart\" data-chart=\"map-{i}\">{svg}</div>",
+                "<h3>Congestion map</h3>\n<p class=\"note\">Each cable colored by its summed congestion scaled to [0, 1] (green least, red most); the {} hottest labelled{}.</p>\n<div class=\"chart\" data-chart=\"map-{i}\">{svg}</div>",
+                options.top_labels,
                 if options.switches_only { "; hosts hidden" } else { "" }
             );
         }

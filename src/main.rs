@@ -277,10 +277,10 @@ fn write_fabric(
 /// `orcs map`: a get_cable_cong result drawn as an image.
 fn run_map(plan: &MapPlan) -> Result<ExitCode> {
     let graph = read_congestion_graph(&plan.result)?;
-    let hosts = graph.is_host.iter().filter(|&&h| h).count();
+    let suggested = orcs::map::MapOptions::suggested(&graph);
     let options = orcs::map::MapOptions {
         top_labels: plan.top,
-        switches_only: plan.switches_only.unwrap_or(hosts > 256),
+        switches_only: plan.switches_only.unwrap_or(suggested.switches_only),
         legend: plan.legend,
         title: Some(format!(
             "congestion map of {}",
@@ -456,11 +456,15 @@ fn run_traffic(plan: &TrafficPlan) -> Result<ExitCode> {
             for &router in &plan.routers {
                 let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(plan.seed);
                 let free = vec![false; cluster.hosts.len()];
-                let hosts = select_hosts(&cluster, &free, matrix.ranks as u64, selector, &mut rng)?;
+                let hosts = select_hosts(&cluster, &free, matrix.ranks as u64, selector, &mut rng)
+                    .with_context(|| {
+                        format!("{}: cannot place {} on it", plan.cluster, plan.matrix)
+                    })?;
                 let placement = map_ranks(&cluster, &hosts, matrix.ranks, mapper, &matrix);
                 let pairs = host_pairs(&matrix, &placement);
                 let mut loads = LinkLoads::default();
-                route_job(&cluster, &pairs, router, &mut loads, &mut rng)?;
+                route_job(&cluster, &pairs, router, &mut loads, &mut rng)
+                    .with_context(|| format!("{}: cannot route {router}", plan.cluster))?;
                 let s = link_stats(&cluster, &loads);
                 let base = *first.get_or_insert(s.max);
                 let names: Vec<&str> = hosts

@@ -205,8 +205,8 @@ pub fn scaled_congestion(cable: &[u64]) -> Vec<f32> {
 
 /// The HSV color ORCS gives an edge of scaled congestion `c`: green (0.4) to red (0).
 pub fn congestion_color(c: f32) -> String {
-    let h: f32 = 0.4 * (1.0 - c);
-    format!("{:.6} {:.6} {:.6}", h, 0.9f32, 0.9f32)
+    let (h, s, v) = crate::draw::congestion_hsv(c);
+    format!("{h:.6} {s:.6} {v:.6}")
 }
 
 /// ORCS's `-o` table for get_cable_cong (spec §7.5): edges with a non-zero count.
