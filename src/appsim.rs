@@ -56,6 +56,26 @@ pub enum PathRouter {
     Random,
 }
 
+impl Selector {
+    /// Every selector, in the order of its documentation.
+    pub const ALL: [Selector; 3] = [Selector::Linear, Selector::Random, Selector::TopologyAware];
+}
+
+impl Mapper {
+    /// Every mapper, in the order of its documentation.
+    pub const ALL: [Mapper; 3] = [Mapper::Block, Mapper::Cyclic, Mapper::Greedy];
+}
+
+impl PathRouter {
+    /// Every router, in the order of its documentation.
+    pub const ALL: [PathRouter; 4] = [
+        PathRouter::PfsimDmodk,
+        PathRouter::Greedy,
+        PathRouter::GreedyMax,
+        PathRouter::Random,
+    ];
+}
+
 impl fmt::Display for Selector {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

@@ -129,18 +129,17 @@ pub struct TrafficPlan {
     pub links: Option<String>,
 }
 
-/// Each item of a comma-separated list resolved against `names` (prefixes allowed).
-fn list_of<T: Copy>(flag: &str, value: &str, names: &[(&str, T)]) -> Result<Vec<T>> {
-    let keys: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+/// Each item of a comma-separated list resolved against the names (`Display`) of
+/// `choices` (unambiguous prefixes allowed).
+fn list_of<T: Copy + std::fmt::Display>(flag: &str, value: &str, choices: &[T]) -> Result<Vec<T>> {
+    let names: Vec<String> = choices.iter().map(T::to_string).collect();
+    let keys: Vec<&str> = names.iter().map(String::as_str).collect();
     value
         .split(',')
         .map(|item| {
             let name = resolve(flag, item.trim(), &keys)?;
-            Ok(names
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, v)| *v)
-                .expect("resolved"))
+            let i = keys.iter().position(|k| *k == name).expect("resolved");
+            Ok(choices[i])
         })
         .collect()
 }
@@ -842,34 +841,9 @@ impl Cli {
             Some(Command::Traffic(t)) => {
                 use orcs::appsim::{Mapper, PathRouter, Selector};
                 return Ok(Plan::Traffic(TrafficPlan {
-                    selectors: list_of(
-                        "--selector",
-                        &t.selector,
-                        &[
-                            ("linear", Selector::Linear),
-                            ("random", Selector::Random),
-                            ("topology-aware", Selector::TopologyAware),
-                        ],
-                    )?,
-                    mappers: list_of(
-                        "--mapper",
-                        &t.mapper,
-                        &[
-                            ("block", Mapper::Block),
-                            ("cyclic", Mapper::Cyclic),
-                            ("greedy", Mapper::Greedy),
-                        ],
-                    )?,
-                    routers: list_of(
-                        "--router",
-                        &t.router,
-                        &[
-                            ("pfsim-dmodk", PathRouter::PfsimDmodk),
-                            ("greedy", PathRouter::Greedy),
-                            ("greedy-max", PathRouter::GreedyMax),
-                            ("random", PathRouter::Random),
-                        ],
-                    )?,
+                    selectors: list_of("--selector", &t.selector, &Selector::ALL)?,
+                    mappers: list_of("--mapper", &t.mapper, &Mapper::ALL)?,
+                    routers: list_of("--router", &t.router, &PathRouter::ALL)?,
                     cluster: t.cluster,
                     matrix: t.matrix,
                     seed: t.seed,
