@@ -26,4 +26,6 @@ pub mod report;
 pub mod results;
 pub mod routing;
 pub mod sim;
+#[cfg(test)]
+mod test_support;
 pub mod traffic;

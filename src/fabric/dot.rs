@@ -2019,20 +2019,7 @@ mod tests {
         assert!(e.message.contains("read error: disk on fire"), "{e}");
     }
 
-    /// A reader that returns at most one byte per call, so every token straddles reads.
-    struct Trickle<'a>(&'a [u8]);
-    impl Read for Trickle<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            match (self.0.split_first(), buf.first_mut()) {
-                (Some((&b, rest)), Some(slot)) => {
-                    *slot = b;
-                    self.0 = rest;
-                    Ok(1)
-                }
-                _ => Ok(0),
-            }
-        }
-    }
+    use crate::test_support::Trickle;
 
     #[test]
     fn tokens_may_straddle_reads() {

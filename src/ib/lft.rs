@@ -1418,20 +1418,7 @@ LID    : Port : Hops : Optimal
         assert_eq!(e.line, 3);
     }
 
-    /// A reader that hands out one byte at a time: every line straddles buffers.
-    struct Trickle<'a>(&'a [u8]);
-    impl std::io::Read for Trickle<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-            match (self.0.split_first(), buf.first_mut()) {
-                (Some((&b, rest)), Some(slot)) => {
-                    *slot = b;
-                    self.0 = rest;
-                    Ok(1)
-                }
-                _ => Ok(0),
-            }
-        }
-    }
+    use crate::test_support::Trickle;
 
     #[test]
     fn buffer_boundaries_do_not_matter() {
