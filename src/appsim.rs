@@ -1,11 +1,13 @@
 //! Application traffic on a cluster, as PFSim models it: node selection, process
-//! placement, per-host-pair routing over minimal paths (PFSim's D-mod-K, greedy and
-//! greedy-max "dynamic" routing, random) and the bytes and flows each link carries.
+//! placement, per-host-pair routing over minimal paths (classical D-mod-K and S-mod-K,
+//! PFSim's D-mod-K, greedy and greedy-max "dynamic" routing, random) and the bytes and
+//! flows each link carries.
 //!
 //! The model is PFSim's (spec pfsim.md §4–§5): a job's whole-run traffic matrix is summed
 //! per ordered host pair and added, heaviest pair first, onto the links of one minimal
-//! path per pair. Only switch-to-switch links are loaded (host links carry every byte of
-//! their host whatever the routing, so they would only hide the differences).
+//! path per pair. Network links are loaded: switch-to-switch links, and host-to-host
+//! links of direct networks. Host-to-switch links are not (they carry every byte of their
+//! host whatever the routing, so they would only hide the differences).
 
 use crate::traffic::{Cluster, TrafficMatrix};
 use rand::seq::SliceRandom;
@@ -44,6 +46,13 @@ pub enum Mapper {
 /// How each host pair's path is chosen among the minimal (hop-count) paths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PathRouter {
+    /// Classical digit-wise D-mod-K: at the i-th position where the minimal paths branch
+    /// over |C| distinct nodes (sorted by node order), keep `C[⌊d / Π⌋ mod |C|]`, Π being
+    /// the product of the branch counts before it and d the destination host index. On a
+    /// k-ary n-tree this is the textbook up-port ⌊d / kˡ⁻¹⌋ mod k at level l.
+    Dmodk,
+    /// S-mod-K: the same rule with the source host index.
+    Smodk,
     /// PFSim's D-mod-K: at every branching position keep the candidates' node
     /// `C[d mod |C|]` (C sorted by name, d = destination host index).
     PfsimDmodk,
@@ -68,7 +77,9 @@ impl Mapper {
 
 impl PathRouter {
     /// Every router, in the order of its documentation.
-    pub const ALL: [PathRouter; 4] = [
+    pub const ALL: [PathRouter; 6] = [
+        PathRouter::Dmodk,
+        PathRouter::Smodk,
         PathRouter::PfsimDmodk,
         PathRouter::Greedy,
         PathRouter::GreedyMax,
@@ -99,6 +110,8 @@ impl fmt::Display for Mapper {
 impl fmt::Display for PathRouter {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
+            PathRouter::Dmodk => "dmodk",
+            PathRouter::Smodk => "smodk",
             PathRouter::PfsimDmodk => "pfsim-dmodk",
             PathRouter::Greedy => "greedy",
             PathRouter::GreedyMax => "greedy-max",
@@ -449,6 +462,8 @@ pub fn route_job(
                     p.windows(2).map(|w| edge_of[&(w[0], w[1])]).collect()
                 };
                 let chosen: Vec<u32> = match router {
+                    PathRouter::Dmodk => as_edges(&digit_mod_k(&candidates, hd as usize)),
+                    PathRouter::Smodk => as_edges(&digit_mod_k(&candidates, hs as usize)),
                     PathRouter::PfsimDmodk => {
                         as_edges(&pfsim_dmodk(&candidates, hd as usize, &sorted_names))
                     }
@@ -474,8 +489,7 @@ pub fn route_job(
             }
         };
         for &e in &path {
-            let (u, v, _) = cluster.edges[e as usize];
-            if !cluster.is_host[u as usize] && !cluster.is_host[v as usize] {
+            if is_network_link(cluster, e) {
                 loads.bytes[e as usize] += bytes;
                 loads.flows[e as usize] += flows;
             }
@@ -483,6 +497,56 @@ pub fn route_job(
         routes.push(path);
     }
     Ok(routes)
+}
+
+/// Whether edge `e` is a network link (switch–switch, or host–host in a direct network)
+/// rather than a host's link to its switch. O(1).
+pub fn is_network_link(cluster: &Cluster, e: u32) -> bool {
+    let (u, v, _) = cluster.edges[e as usize];
+    cluster.is_host[u as usize] == cluster.is_host[v as usize]
+}
+
+/// Removes a finished job's traffic: `routes` and `pairs` as [`route_job`] returned and
+/// took them. O(Σ route lengths).
+pub fn unroute_job(
+    cluster: &Cluster,
+    pairs: &HostPairs,
+    routes: &[Vec<u32>],
+    loads: &mut LinkLoads,
+) {
+    for (&(_, _, bytes, flows), path) in pairs.pairs.iter().zip(routes) {
+        for &e in path {
+            if is_network_link(cluster, e) {
+                loads.bytes[e as usize] -= bytes;
+                loads.flows[e as usize] -= flows;
+            }
+        }
+    }
+}
+
+/// Classical digit-wise D-mod-K (or S-mod-K with a source index) among `paths`: at each
+/// position where the remaining paths differ, keep those through `C[digit mod |C|]`, C
+/// being the distinct nodes there in node order, then divide the digit by |C| for the
+/// next branching position. O(paths × length).
+fn digit_mod_k(paths: &[Vec<u32>], index: usize) -> Vec<u32> {
+    let mut alive: Vec<&Vec<u32>> = paths.iter().collect();
+    let mut digit = index;
+    let len = alive[0].len();
+    for i in 0..len {
+        if alive.len() == 1 {
+            break;
+        }
+        let mut c: Vec<u32> = alive.iter().map(|p| p[i]).collect();
+        c.sort_unstable();
+        c.dedup();
+        if c.len() == 1 {
+            continue;
+        }
+        let keep = c[digit % c.len()];
+        digit /= c.len();
+        alive.retain(|p| p[i] == keep);
+    }
+    alive[0].clone()
 }
 
 /// PFSim's D-mod-K choice among `paths` for destination host index `d`: at each position
@@ -527,10 +591,11 @@ fn edge_lookup(cluster: &Cluster) -> FxHashMap<(u32, u32), u32> {
     map
 }
 
-/// Statistics over the switch-to-switch links, as PFSim reports them.
+/// Statistics over the network links (switch–switch, and host–host in direct networks),
+/// as PFSim reports them for switch–switch links.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LinkStats {
-    /// Switch-to-switch links.
+    /// Network links.
     pub links: usize,
     /// Largest bytes ÷ capacity.
     pub max: f64,
@@ -544,13 +609,13 @@ pub struct LinkStats {
     pub max_flows: u64,
 }
 
-/// Statistics of `loads` over the switch-to-switch links of `cluster`. O(edges).
+/// Statistics of `loads` over the network links of `cluster`. O(edges).
 pub fn link_stats(cluster: &Cluster, loads: &LinkLoads) -> LinkStats {
     let values: Vec<(f64, u64)> = cluster
         .edges
         .iter()
         .enumerate()
-        .filter(|(_, &(u, v, _))| !cluster.is_host[u as usize] && !cluster.is_host[v as usize])
+        .filter(|&(e, _)| is_network_link(cluster, e as u32))
         .map(|(e, &(_, _, cap))| (loads.bytes[e] as f64 / cap, loads.flows[e]))
         .collect();
     let n = values.len() as f64;

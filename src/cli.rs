@@ -69,7 +69,7 @@ pub enum Command {
 /// Flags of `orcs traffic`.
 #[derive(Debug, Args)]
 pub struct TrafficArgs {
-    /// The cluster: PFSim GraphML (`typ` host/switch, host `capacity` = cores, edge `capacity`).
+    /// The cluster: PFSim GraphML (`typ` host/switch, host `capacity` = cores, edge `capacity`), or any fabric -i reads (dot, .orcsfab; its routing is ignored, `capacity` attributes are read).
     #[arg(verbatim_doc_comment, long = "cluster", value_name = "FILE")]
     pub cluster: String,
     /// The traffic matrix: a PFProf trace (.tar.gz or folder of per-rank JSON), CSV, Matrix Market or JSON.
@@ -96,12 +96,12 @@ pub struct TrafficArgs {
         default_value = "block"
     )]
     pub mapper: String,
-    /// Routing, a comma-separated list of: pfsim-dmodk, greedy, greedy-max, random.
+    /// Routing over the minimal paths, a comma-separated list of: dmodk (classical, digit-wise), smodk, pfsim-dmodk (PFSim's single-modulus variant), greedy, greedy-max, random.
     #[arg(
         verbatim_doc_comment,
         long = "router",
         value_name = "LIST",
-        default_value = "pfsim-dmodk,greedy,greedy-max"
+        default_value = "dmodk,greedy,greedy-max"
     )]
     pub router: String,
     /// Seed of the random selector and router (default 0).
@@ -112,7 +112,7 @@ pub struct TrafficArgs {
         default_value_t = 0
     )]
     pub seed: u64,
-    /// Also write every switch-to-switch link's bytes and flows per combination as CSV to FILE.
+    /// Also write every network link's bytes and flows per combination as CSV to FILE (switch-to-switch links, and host-to-host links of direct networks).
     #[arg(verbatim_doc_comment, long = "links", value_name = "FILE")]
     pub links: Option<String>,
 }
@@ -435,6 +435,7 @@ impl InputArgs {
             guid2lid: self.guid2lid.clone(),
             lmc_paths: self.lmc_paths,
             orcs_compat,
+            topology_only: false,
         }
     }
 }

@@ -27,6 +27,8 @@ pub struct InputSpec {
     pub lmc_paths: bool,
     /// ORCS's tie-break for ambiguous next hops in dot files.
     pub orcs_compat: bool,
+    /// Accept a dot file without routing comments (see [`LoadOptions::topology_only`]).
+    pub topology_only: bool,
 }
 
 fn error(path: &str, line: u32, message: impl Into<String>) -> LoadError {
@@ -63,6 +65,7 @@ pub fn load_input(spec: &InputSpec) -> Result<LoadedFabric, LoadError> {
         &spec.path,
         LoadOptions {
             orcs_compat: spec.orcs_compat,
+            topology_only: spec.topology_only,
         },
     )
 }

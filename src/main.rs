@@ -420,7 +420,7 @@ fn run_graphviz(
 fn run_traffic(plan: &TrafficPlan) -> Result<ExitCode> {
     use orcs::appsim::{host_pairs, link_stats, map_ranks, route_job, select_hosts, LinkLoads};
     use rand::SeedableRng;
-    let cluster = orcs::traffic::read_cluster_graphml(&plan.cluster)?;
+    let cluster = orcs::traffic::read_cluster(&plan.cluster)?;
     let matrix = orcs::traffic::read_traffic(&plan.matrix)?;
     let mut links_out = match &plan.links {
         Some(path) => {
@@ -485,7 +485,7 @@ fn run_traffic(plan: &TrafficPlan) -> Result<ExitCode> {
                 )?;
                 if let Some(f) = &mut links_out {
                     for (e, &(u, v, cap)) in cluster.edges.iter().enumerate() {
-                        if cluster.is_host[u as usize] || cluster.is_host[v as usize] {
+                        if !orcs::appsim::is_network_link(&cluster, e as u32) {
                             continue;
                         }
                         writeln!(

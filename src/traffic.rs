@@ -4,7 +4,8 @@
 //! or a directory of per-rank PFProf JSON files, in PFSim's entry order (spec `pfsim.md`
 //! §3.4, §7.2–7.4). It also reads plain matrices with no message counts: CSV (`src,dst,bytes`
 //! rows or a dense square matrix), Matrix Market coordinate files and JSON matrices.
-//! [`read_cluster_graphml`] reads PFSim's GraphML cluster schema (§3.1).
+//! [`read_cluster_graphml`] reads PFSim's GraphML cluster schema (§3.1), and
+//! [`read_cluster`] any fabric orcs reads as such a cluster.
 //!
 //! Every error is a [`TrafficError`] naming the file (for archives `archive:member`), the
 //! 1-based line when it is known, and what was expected. No input makes these readers panic.
@@ -890,6 +891,98 @@ pub struct Cluster {
     /// Per node: indices into `edges` of its out-edges, in file order (the adjacency
     /// insertion order networkx uses, which decides PFSim's shortest-path enumeration order).
     pub out_edges: Vec<Vec<u32>>,
+}
+
+impl Cluster {
+    /// The cluster of a fabric, its routing ignored: hosts in the fabric's host order,
+    /// edges in its edge order. A host's processing elements come from its `capacity`
+    /// attribute (default 1), a link's capacity from the edge's `capacity` attribute
+    /// (default 1.0); a value that is not a positive number is an error naming `path`
+    /// and the input line. O(nodes + edges).
+    pub fn from_fabric(
+        fabric: &crate::fabric::Fabric,
+        path: &str,
+    ) -> Result<Cluster, TrafficError> {
+        let attr = |attrs: &[(String, String)], line: u32| -> Result<Option<f64>, TrafficError> {
+            match attrs.iter().find(|(k, _)| k == "capacity") {
+                None => Ok(None),
+                Some((_, v)) => match v.trim_matches('"').parse::<f64>() {
+                    Ok(x) if x > 0.0 && x.is_finite() => Ok(Some(x)),
+                    _ => Err(TrafficError::new(
+                        path,
+                        (line > 0).then_some(line as usize),
+                        format!("capacity \"{v}\" is not a positive number"),
+                    )),
+                },
+            }
+        };
+        let n = fabric.num_nodes();
+        let mut host_pes = Vec::with_capacity(fabric.num_hosts());
+        for &node in &fabric.hosts {
+            let v = node as usize;
+            let pes = match attr(&fabric.node_attrs[v], fabric.node_lines[v])? {
+                None => 1,
+                Some(x) if x.fract() == 0.0 && x <= u32::MAX as f64 => x as u32,
+                Some(x) => {
+                    return Err(TrafficError::new(
+                        path,
+                        Some(fabric.node_lines[v] as usize).filter(|&l| l > 0),
+                        format!("host capacity {x} is not a whole number of processing elements"),
+                    ))
+                }
+            };
+            host_pes.push(pes);
+        }
+        let mut edges = Vec::with_capacity(fabric.num_edges());
+        let mut out_edges = vec![Vec::new(); n];
+        for e in 0..fabric.num_edges() {
+            let cap = attr(&fabric.edge_attrs[e], fabric.edge_lines[e])?.unwrap_or(1.0);
+            let (u, v) = (fabric.edge_tail[e], fabric.edge_head[e]);
+            out_edges[u as usize].push(e as u32);
+            edges.push((u, v, cap));
+        }
+        Ok(Cluster {
+            name: fabric.graph_id.clone(),
+            names: fabric.node_names.clone(),
+            is_host: (0..n)
+                .map(|v| fabric.host_of_node[v] != crate::fabric::NONE)
+                .collect(),
+            hosts: fabric.hosts.clone(),
+            host_pes,
+            edges,
+            out_edges,
+        })
+    }
+}
+
+/// Reads a cluster: PFSim GraphML (a `.graphml` name or a file that starts with XML), or
+/// any fabric `orcs -i` reads (dot, `.orcsfab`), whose routing is then ignored (see
+/// [`Cluster::from_fabric`]). O(file size).
+pub fn read_cluster(path: &str) -> Result<Cluster, TrafficError> {
+    let looks_xml = path.ends_with(".graphml")
+        || std::fs::File::open(path)
+            .and_then(|mut f| {
+                let mut head = [0u8; 64];
+                let n = f.read(&mut head)?;
+                Ok(String::from_utf8_lossy(&head[..n])
+                    .trim_start()
+                    .starts_with('<'))
+            })
+            .unwrap_or(false);
+    if looks_xml {
+        return read_cluster_graphml(path);
+    }
+    let spec = crate::input::InputSpec {
+        path: path.to_string(),
+        topology_only: true,
+        ..Default::default()
+    };
+    let loaded = crate::input::load_input(&spec).map_err(|e| TrafficError {
+        path: path.to_string(),
+        line: e.line.map(|l| l as usize),
+        message: e.message,
+    })?;
+    Cluster::from_fabric(&loaded.fabric, path)
 }
 
 /// Reads a GraphML cluster file; see [`parse_cluster_graphml`]. O(file size).

@@ -335,3 +335,119 @@ fn greedy_placement_keeps_talking_ranks_together() {
     let block = single_job(&cluster, &matrix, Mapper::Block, PathRouter::PfsimDmodk);
     assert!(link_stats(&cluster, &block).max >= 100.0);
 }
+
+/// The node path of the table route from host `s` to host `d`.
+fn table_path(
+    fabric: &orcs::fabric::Fabric,
+    table: &orcs::routing::ForwardingTable,
+    s: u32,
+    d: u32,
+) -> Vec<u32> {
+    let mut path = vec![fabric.hosts[s as usize]];
+    table
+        .router(fabric)
+        .walk(s, d, |e| path.push(fabric.edge_head[e as usize]));
+    path
+}
+
+/// The node path `router` gives one byte from host `s` to host `d` on an empty cluster.
+fn path_router_path(cluster: &Cluster, router: PathRouter, s: u32, d: u32) -> Vec<u32> {
+    let pairs = orcs::appsim::HostPairs {
+        pairs: vec![(s, d, 1, 1)],
+    };
+    let mut loads = LinkLoads::default();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(0);
+    let routes = route_job(cluster, &pairs, router, &mut loads, &mut rng).expect("routable");
+    let mut path = vec![cluster.hosts[s as usize]];
+    path.extend(routes[0].iter().map(|&e| cluster.edges[e as usize].1));
+    path
+}
+
+#[test]
+fn classical_dmodk_and_smodk_follow_the_fat_tree_formula() {
+    // The path routers work on minimal paths only; the structured table engine computes
+    // the textbook ⌊d / W_l⌋ mod w_(l+1) port by port (and was checked against OpenSM's
+    // ftree). Every host pair must take the same path. S-mod-K's route from s to d is
+    // D-mod-K's route from d to s reversed on these full trees.
+    use orcs::gen::{structured, topology};
+    for generated in [
+        topology::kary_ntree(2, 3).unwrap(),
+        topology::kary_ntree(4, 3).unwrap(),
+        topology::xgft(&[2, 3, 4], &[1, 2, 3]).unwrap(),
+    ] {
+        let fabric = &generated.fabric;
+        let table = structured::dmodk(&generated).unwrap();
+        let cluster = Cluster::from_fabric(fabric, "generated").unwrap();
+        let n = fabric.num_hosts() as u32;
+        for s in 0..n {
+            for d in (0..n).filter(|&d| d != s) {
+                let expected = table_path(fabric, &table, s, d);
+                assert_eq!(
+                    path_router_path(&cluster, PathRouter::Dmodk, s, d),
+                    expected,
+                    "dmodk {} {s}→{d}",
+                    generated.description
+                );
+                let mut reversed = table_path(fabric, &table, d, s);
+                reversed.reverse();
+                assert_eq!(
+                    path_router_path(&cluster, PathRouter::Smodk, s, d),
+                    reversed,
+                    "smodk {} {s}→{d}",
+                    generated.description
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn pfsim_dmodk_leaves_top_switches_idle_where_classical_dmodk_spreads() {
+    // 2-ary 3-tree, host 0 sends one byte to each host of the other pod (4..7). Classical
+    // D-mod-K takes up-ports (d mod 2, ⌊d/2⌋ mod 2): four different top switches, one
+    // byte each. PFSim's variant takes d mod 2 at both levels: two top switches, two each.
+    let generated = orcs::gen::topology::kary_ntree(2, 3).unwrap();
+    let cluster = Cluster::from_fabric(&generated.fabric, "generated").unwrap();
+    let matrix = TrafficMatrix {
+        ranks: 8,
+        entries: (4..8).map(|d| (0, d, 1)).collect(),
+    };
+    let top_load = |router| {
+        let loads = single_job(&cluster, &matrix, Mapper::Block, router);
+        let top: Vec<u64> = cluster
+            .edges
+            .iter()
+            .enumerate()
+            .filter(|(_, &(_, v, _))| cluster.names[v as usize].starts_with("S2_"))
+            .map(|(e, _)| loads.bytes[e])
+            .filter(|&b| b > 0)
+            .collect();
+        top
+    };
+    assert_eq!(top_load(PathRouter::Dmodk), vec![1, 1, 1, 1]);
+    assert_eq!(top_load(PathRouter::PfsimDmodk), vec![2, 2]);
+}
+
+#[test]
+fn direct_networks_load_host_to_host_links() {
+    // A 4-host ring Ha→Hb→Hc→Hd→Ha (both directions), no switches, no routing comments:
+    // PFSim loads nothing there.
+    let dot = "digraph ring { Ha; Hb; Hc; Hd; Ha -> Hb; Hb -> Ha; Hb -> Hc; Hc -> Hb; Hc -> Hd; Hd -> Hc; Hd -> Ha; Ha -> Hd; }";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ring.dot");
+    std::fs::write(&path, dot).unwrap();
+    let cluster = orcs::traffic::read_cluster(path.to_str().unwrap()).unwrap();
+    assert_eq!(cluster.hosts.len(), 4);
+    let matrix = TrafficMatrix {
+        ranks: 4,
+        entries: vec![(0, 2, 50), (0, 1, 5)],
+    };
+    let loads = single_job(&cluster, &matrix, Mapper::Block, PathRouter::Dmodk);
+    // Ha→Hc has two minimal paths (via Hb, via Hd); d = 2, first branch over {Hb, Hd}
+    // in node order: C[2 mod 2] = Hb. Ha→Hb is direct.
+    assert_eq!(on(&cluster, &loads, "Ha", "Hb"), 55);
+    assert_eq!(on(&cluster, &loads, "Hb", "Hc"), 50);
+    assert_eq!(on(&cluster, &loads, "Ha", "Hd"), 0);
+    let stats = link_stats(&cluster, &loads);
+    assert_eq!((stats.links, stats.max, stats.max_flows), (8, 55.0, 2));
+}

@@ -49,6 +49,9 @@ pub struct LoadOptions {
     /// ORCS behaviour for ambiguous next hops: the first out-edge wins (with a warning)
     /// instead of an error.
     pub orcs_compat: bool,
+    /// Accept a file without any routing comment (an empty table): for users that route
+    /// on the fly from the topology, such as the traffic-matrix routers.
+    pub topology_only: bool,
 }
 
 /// A fabric with the routing read from the same file.
@@ -195,7 +198,7 @@ pub fn compile_dot(
         fabric.out_start[v + 1] += fabric.out_start[v];
     }
 
-    if !graph.comment_declared {
+    if !graph.comment_declared && !options.topology_only {
         return Err(LoadError::at(
             path,
             0,
