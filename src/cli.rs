@@ -534,7 +534,7 @@ pub struct SimArgs {
         default_value = "-"
     )]
     pub output_file: String,
-    /// Communication pattern: rand, null, bisect, bisect_fb_sym, tree, bruck, gather, scatter, ring, recdbl, neighbor, neighbor2d, recvs_one_src, recvs_all_src or ptrnvsptrn (an unambiguous prefix is enough; default bisect).
+    /// Communication pattern: rand, null, bisect, bisect_fb_sym, tree, bruck, gather, scatter, ring, recdbl, neighbor, neighbor2d, recvs_one_src, recvs_all_src, ptrnvsptrn, or matrix (a traffic matrix given with --matrix) (an unambiguous prefix is enough; default bisect).
     #[arg(
         verbatim_doc_comment,
         short = 'p',
@@ -622,14 +622,20 @@ pub struct SimArgs {
         default_value = "none"
     )]
     pub part_subset: String,
-    /// Metric: sum_max_cong, hist_max_cong, hist_acc_band, dep_max_delay or get_cable_cong.
+    /// Metric: sum_max_cong, hist_max_cong, hist_acc_band, dep_max_delay or get_cable_cong (default hist_max_cong; sum_max_cong with -p matrix, where it is the largest link load in bytes).
+    #[arg(verbatim_doc_comment, long = "metric", value_name = "METRIC")]
+    pub metric: Option<String>,
+    /// The traffic matrix of -p matrix: a PFProf trace (.tar.gz, .tar or folder of per-rank JSON), CSV, Matrix Market or JSON; implies -p matrix.
     #[arg(
         verbatim_doc_comment,
-        long = "metric",
-        value_name = "METRIC",
-        default_value = "hist_max_cong"
+        long = "matrix",
+        visible_alias = "traffic",
+        value_name = "FILE"
     )]
-    pub metric: String,
+    pub matrix: Option<String>,
+    /// With -p matrix: ranks placed on each host, consecutive ranks together (default 1).
+    #[arg(verbatim_doc_comment, long = "ppn", value_name = "N")]
+    pub ppn: Option<u32>,
     /// File of host GUIDs (one hexadecimal number per line) placed at ranks 0, 1, ... in every run.
     #[arg(
         verbatim_doc_comment,
@@ -734,6 +740,8 @@ pub enum Plan {
     Report(ReportPlan),
     /// Place and route an application's traffic.
     Traffic(TrafficPlan),
+    /// Simulate a traffic matrix with the Monte Carlo engine.
+    Matrix(Box<MatrixPlan>),
 }
 
 /// A validated simulation request. Fabric-dependent checks (sizes) happen after loading.
@@ -770,6 +778,106 @@ pub struct SimPlan {
     pub plot: Option<(String, orcs::draw::ImageFormat)>,
     /// --compare: results to overlay on the plot.
     pub compare: Vec<String>,
+}
+
+/// A validated `-p matrix` simulation.
+#[derive(Debug)]
+pub struct MatrixPlan {
+    pub input: InputSpec,
+    pub input_file: String,
+    pub output_file: String,
+    pub matrix: String,
+    pub ranks_per_host: u32,
+    pub runs: u64,
+    pub subset: SubsetMethod,
+    pub metric: MetricKind,
+    pub node_ordering_file: Option<String>,
+    pub shuffle: bool,
+    pub printnamelist: bool,
+    pub verbose: bool,
+    pub seed: Option<u64>,
+    pub threads: Option<usize>,
+    pub format: Format,
+    pub quiet: bool,
+    pub links_file: Option<String>,
+}
+
+/// Validates the flags of `-p matrix`: the flags of unit-weight patterns that have no
+/// meaning for a matrix are refused by name.
+fn matrix_plan(a: SimArgs) -> Result<MatrixPlan> {
+    if let Some(p) = a.ptrn.as_deref().filter(|p| !"matrix".starts_with(p)) {
+        bail!("--matrix is the traffic of -p matrix; it cannot be combined with -p {p}");
+    }
+    let Some(matrix) = a.matrix else {
+        bail!("-p matrix needs --matrix FILE (a PFProf trace, CSV, Matrix Market or JSON matrix)");
+    };
+    let refused = [
+        (a.ptrnarg.is_some(), "-a/--ptrnarg"),
+        (
+            a.ptrnfst.is_some() || a.ptrnsec.is_some(),
+            "-f/--ptrnfst and -c/--ptrnsec",
+        ),
+        (
+            a.ptrn_level != -1,
+            "-l/--ptrn_level (a matrix is one level)",
+        ),
+        (a.part_commsize.is_some(), "-z/--part_commsize"),
+        (a.part_subset != "none", "--part_subset"),
+        (
+            a.commsize != 0,
+            "-s/--commsize (the matrix's ranks and --ppn decide the hosts)",
+        ),
+        (a.printptrn, "--printptrn (use --printnamelist)"),
+        (a.getnumlevels, "-g/--getnumlevels (a matrix is one level)"),
+        (
+            a.orcs_compat,
+            "--orcs-compat (ORCS has no traffic matrices)",
+        ),
+        (a.plot.is_some(), "--plot"),
+    ];
+    if let Some((_, flag)) = refused.iter().find(|(given, _)| *given) {
+        bail!("{flag} does not apply to -p matrix");
+    }
+    let metric = parse_metric(a.metric.as_deref().unwrap_or("sum_max_cong"))?;
+    if matches!(metric, MetricKind::HistMaxCong | MetricKind::DepMaxDelay) {
+        bail!("--metric {metric} counts unit-weight messages; with -p matrix use sum_max_cong (largest link load in bytes), hist_acc_band (byte-weighted bandwidth fraction) or get_cable_cong (bytes per link)");
+    }
+    if a.num_runs < 1 {
+        bail!("--num_runs must be at least 1, got {}", a.num_runs);
+    }
+    if a.ppn == Some(0) {
+        bail!("--ppn must be at least 1");
+    }
+    if a.threads == Some(0) {
+        bail!("--threads must be at least 1");
+    }
+    let format = match resolve("--format", &a.format, &["text", "json", "csv"])? {
+        "json" => Format::Json,
+        "csv" => Format::Csv,
+        _ => Format::Text,
+    };
+    if a.printnamelist && format != Format::Text {
+        bail!("--printnamelist prints text; it cannot be combined with --format json or csv");
+    }
+    Ok(MatrixPlan {
+        input: a.input.spec(false),
+        input_file: a.input.input_file,
+        output_file: a.output_file,
+        matrix,
+        ranks_per_host: a.ppn.unwrap_or(1),
+        runs: a.num_runs as u64,
+        subset: subset_method("--subset", &a.subset)?,
+        metric,
+        node_ordering_file: a.node_ordering_file.filter(|f| f != "-"),
+        shuffle: !a.do_not_shuffle,
+        printnamelist: a.printnamelist,
+        verbose: a.verbose,
+        seed: a.seed,
+        threads: a.threads,
+        format,
+        quiet: a.quiet,
+        links_file: a.links,
+    })
 }
 
 /// A validated check request.
@@ -884,6 +992,16 @@ impl Cli {
                 threads: a.threads,
             }));
         }
+        let wants_matrix = a.matrix.is_some()
+            || a.ptrn
+                .as_deref()
+                .is_some_and(|p| !p.is_empty() && "matrix".starts_with(p));
+        if wants_matrix {
+            return matrix_plan(a).map(|plan| Plan::Matrix(Box::new(plan)));
+        }
+        if a.ppn.is_some() {
+            bail!("--ppn applies to -p matrix");
+        }
         let pattern = match build_pattern(&a) {
             Ok(p) => p,
             Err(e) => {
@@ -893,7 +1011,7 @@ impl Cli {
                 return Err(e);
             }
         };
-        let metric = parse_metric(&a.metric)?;
+        let metric = parse_metric(a.metric.as_deref().unwrap_or("hist_max_cong"))?;
         let subset = subset_method("--subset", &a.subset)?;
         let part_names = [
             "rand",

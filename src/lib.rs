@@ -29,3 +29,4 @@ pub mod sim;
 #[cfg(test)]
 mod test_support;
 pub mod traffic;
+pub mod weighted;

@@ -5,8 +5,8 @@ mod cli;
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use cli::{
-    CheckPlan, Cli, ConvertPlan, FabricFormat, Format, GenPlan, MapPlan, Plan, PlotPlan, Renderer,
-    ReportPlan, SimPlan, TrafficPlan,
+    CheckPlan, Cli, ConvertPlan, FabricFormat, Format, GenPlan, MapPlan, MatrixPlan, Plan,
+    PlotPlan, Renderer, ReportPlan, SimPlan, TrafficPlan,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use orcs::deadlock::check_deadlock;
@@ -63,6 +63,7 @@ fn run(plan: Plan) -> Result<ExitCode> {
         Plan::Plot(plot) => run_plot(&plot),
         Plan::Report(report) => run_report(&report),
         Plan::Traffic(traffic) => run_traffic(&traffic),
+        Plan::Matrix(matrix) => run_matrix(&matrix),
         Plan::PatternHelp(usage) => {
             println!("{usage}");
             Ok(ExitCode::SUCCESS)
@@ -507,6 +508,201 @@ fn run_traffic(plan: &TrafficPlan) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `-p matrix`: the Monte Carlo engine on a traffic matrix, every metric in bytes.
+fn run_matrix(plan: &MatrixPlan) -> Result<ExitCode> {
+    use orcs::report::matrix::{
+        matrix_csv, matrix_header, matrix_json, matrix_links_csv, matrix_text, MatrixInfo,
+    };
+    use orcs::weighted::{SlotTraffic, WeightedConfig, WeightedSimulation};
+    init_threads(plan.threads)?;
+    let matrix = orcs::traffic::read_traffic(&plan.matrix)?;
+    let mut loaded = load(&plan.input, plan.quiet)?;
+    if plan.metric == MetricKind::GetCableCong {
+        loaded.fill_comments();
+    }
+    let (fabric, table) = (&loaded.fabric, &loaded.table);
+    let capacity = fabric
+        .edge_capacities()
+        .map_err(|(line, message)| anyhow::anyhow!("{}:{line}: {message}", plan.input_file))?;
+    let traffic = SlotTraffic::new(&matrix, plan.ranks_per_host);
+    if traffic.slots as usize > fabric.num_hosts() {
+        bail!(
+            "{}: {} ranks at {} per host need {} hosts, but {} has {}; raise --ppn",
+            plan.matrix,
+            traffic.ranks,
+            traffic.ranks_per_host,
+            traffic.slots,
+            plan.input_file,
+            fabric.num_hosts()
+        );
+    }
+    let seed = match plan.seed {
+        Some(seed) => seed,
+        None => {
+            let seed = rand::random::<u64>();
+            eprintln!("orcs: using --seed {seed}");
+            seed
+        }
+    };
+    let ordering = match &plan.node_ordering_file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read node ordering file '{path}'"))?;
+            parse_node_ordering(&text, path)?
+        }
+        None => Vec::new(),
+    };
+    let spec = LayoutSpec {
+        commsize: traffic.slots as usize,
+        subset: plan.subset,
+        part: None,
+        ordering,
+        shuffle: plan.shuffle,
+    };
+    let (layout, warnings) =
+        RankLayout::build(fabric, &spec, &mut stream_rng(seed, Stream::Subset))?;
+    if !plan.quiet {
+        for w in warnings {
+            eprintln!("orcs: warning: {w}");
+        }
+    }
+    if plan.verbose {
+        let names: Vec<&str> = layout
+            .hosts()
+            .iter()
+            .map(|&h| fabric.host_name(h))
+            .collect();
+        eprintln!(
+            "orcs: NAMELIST ({} hosts, {} fixed by the node ordering file): {}",
+            names.len(),
+            layout.num_fixed(),
+            names.join(",")
+        );
+    }
+    let config = WeightedConfig {
+        runs: plan.runs,
+        seed,
+        acc_band: plan.metric == MetricKind::HistAccBand,
+        links: plan.links_file.is_some() || plan.metric == MetricKind::GetCableCong,
+    };
+    let sim = busy("checking routes", plan.quiet, || {
+        WeightedSimulation::new(
+            fabric,
+            table,
+            &layout,
+            &traffic,
+            &capacity,
+            config,
+            loaded.routes.as_ref(),
+        )
+    })
+    .map_err(|check| {
+        let mut msg = format!(
+            "{}: {} of {} host pairs of the communicator are not routed:",
+            plan.input_file,
+            check.broken(),
+            check.pairs_checked
+        );
+        for ex in &check.examples {
+            msg.push_str(&format!("\n  {}", ex.describe(fabric)));
+        }
+        anyhow::anyhow!(msg)
+    })?;
+    let mut target = open_target(&plan.output_file, &plan.input_file)?;
+    let links_out = match &plan.links_file {
+        Some(path) => Some(create_file(path, "--links")?),
+        None => None,
+    };
+    let bar = progress_bar(plan.runs, plan.quiet);
+    let outcome = sim.run(&|done| bar.inc(done));
+    bar.finish_and_clear();
+
+    let info = RunInfo {
+        input_file: plan.input_file.clone(),
+        output_file: plan.output_file.clone(),
+        pattern_lines: vec!["Pattern: matrix".to_string()],
+        pattern: "matrix".to_string(),
+        commsize: traffic.slots as usize,
+        part_commsize: 0,
+        subset: plan.subset.name().to_string(),
+        part_subset: "none".to_string(),
+        level: -1,
+        runs: plan.runs,
+        metric: plan.metric,
+        shuffle: plan.shuffle,
+        seed,
+        subset_hosts: layout.hosts().len(),
+        fabric_hosts: fabric.num_hosts(),
+        fabric_switches: fabric.num_switches(),
+        fabric_edges: fabric.num_edges(),
+        orcs_compat: false,
+    };
+    let minfo = MatrixInfo::new(&plan.matrix, &traffic, matrix.entries.len() as u64);
+    if let (Some(mut file), Some(links)) = (links_out, &outcome.links) {
+        file.write_all(matrix_links_csv(fabric, &capacity, plan.runs, links).as_bytes())?;
+        file.flush()?;
+    }
+    let cable: Vec<u64> = outcome
+        .links
+        .as_ref()
+        .map_or(Vec::new(), |l| l.bytes.clone());
+    let stdout = io::stdout();
+    let mut out = BufWriter::new(stdout.lock());
+    let doc = match plan.format {
+        Format::Json => Some(matrix_json(&info, &minfo, fabric, &capacity, &outcome)),
+        Format::Csv if plan.metric == MetricKind::GetCableCong => {
+            let links = outcome
+                .links
+                .as_ref()
+                .expect("collected for get_cable_cong");
+            Some(matrix_links_csv(fabric, &capacity, plan.runs, links))
+        }
+        Format::Csv => Some(matrix_csv(&outcome)),
+        Format::Text => None,
+    };
+    match (doc, &mut target) {
+        (Some(doc), Target::Stdout) => out.write_all(doc.as_bytes())?,
+        (Some(doc), Target::File(f)) => f.write_all(doc.as_bytes())?,
+        (None, target) => {
+            let cable_on_stdout =
+                plan.metric == MetricKind::GetCableCong && matches!(target, Target::Stdout);
+            if !cable_on_stdout {
+                out.write_all(report::header(&info).as_bytes())?;
+                out.write_all(matrix_header(&minfo).as_bytes())?;
+                if plan.printnamelist {
+                    let mut hosts = Vec::new();
+                    for run in 0..plan.runs {
+                        sim.materialize(run, &mut hosts);
+                        let names: Vec<&str> = hosts.iter().map(|&h| fabric.host_name(h)).collect();
+                        writeln!(out, "Run {run}: {}", names.join(","))?;
+                    }
+                    writeln!(out)?;
+                }
+            }
+            match target {
+                Target::Stdout if plan.metric == MetricKind::GetCableCong => {
+                    report::write_cable_dot(&mut out, fabric, &cable)?;
+                }
+                Target::Stdout => out.write_all(matrix_text(plan.metric, &outcome).as_bytes())?,
+                Target::File(f) if plan.metric == MetricKind::GetCableCong => {
+                    report::write_cable_dot(f, fabric, &cable)?;
+                    out.write_all(matrix_text(plan.metric, &outcome).as_bytes())?;
+                }
+                Target::File(f) => {
+                    f.write_all(report::echo_block(&info).as_bytes())?;
+                    f.write_all(matrix_header(&minfo).as_bytes())?;
+                    f.write_all(matrix_text(plan.metric, &outcome).as_bytes())?;
+                }
+            }
+        }
+    }
+    if let Target::File(f) = &mut target {
+        f.flush()?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `orcs plot`: one metric of one or more JSON results as an image.
 fn run_plot(plan: &PlotPlan) -> Result<ExitCode> {
     let docs = plan
@@ -626,8 +822,8 @@ enum Target {
 
 /// Opens `-o` (after every check, so a failed run leaves an existing file alone, but
 /// before the simulation, so a bad path fails before a long run). Refuses the input file.
-fn open_target(plan: &SimPlan) -> Result<Target> {
-    let path = plan.output_file.as_str();
+fn open_target(output_file: &str, input_file: &str) -> Result<Target> {
+    let path = output_file;
     if path == "-" {
         return Ok(Target::Stdout);
     }
@@ -635,7 +831,7 @@ fn open_target(plan: &SimPlan) -> Result<Target> {
         (Ok(x), Ok(y)) => x == y,
         _ => false,
     };
-    if plan.input_file != "-" && same(path, &plan.input_file) {
+    if input_file != "-" && same(path, input_file) {
         bail!("-o/--output_file '{path}' is the input file; choose another name");
     }
     let file = File::create(path).with_context(|| format!("cannot create output file '{path}'"))?;
@@ -774,7 +970,7 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
         }
         anyhow::anyhow!(msg)
     })?;
-    let mut target = open_target(plan)?;
+    let mut target = open_target(&plan.output_file, &plan.input_file)?;
     let links_out = match &plan.links_file {
         Some(path) => Some(create_file(path, "--links")?),
         None => None,

@@ -903,40 +903,32 @@ impl Cluster {
         fabric: &crate::fabric::Fabric,
         path: &str,
     ) -> Result<Cluster, TrafficError> {
-        let attr = |attrs: &[(String, String)], line: u32| -> Result<Option<f64>, TrafficError> {
-            match attrs.iter().find(|(k, _)| k == "capacity") {
-                None => Ok(None),
-                Some((_, v)) => match v.trim_matches('"').parse::<f64>() {
-                    Ok(x) if x > 0.0 && x.is_finite() => Ok(Some(x)),
-                    _ => Err(TrafficError::new(
-                        path,
-                        (line > 0).then_some(line as usize),
-                        format!("capacity \"{v}\" is not a positive number"),
-                    )),
-                },
-            }
-        };
         let n = fabric.num_nodes();
         let mut host_pes = Vec::with_capacity(fabric.num_hosts());
         for &node in &fabric.hosts {
             let v = node as usize;
-            let pes = match attr(&fabric.node_attrs[v], fabric.node_lines[v])? {
+            let line = Some(fabric.node_lines[v] as usize).filter(|&l| l > 0);
+            let pes = match fabric.node_attrs[v].iter().find(|(k, _)| k == "capacity") {
                 None => 1,
-                Some(x) if x.fract() == 0.0 && x <= u32::MAX as f64 => x as u32,
-                Some(x) => {
-                    return Err(TrafficError::new(
-                        path,
-                        Some(fabric.node_lines[v] as usize).filter(|&l| l > 0),
-                        format!("host capacity {x} is not a whole number of processing elements"),
-                    ))
-                }
+                Some((_, text)) => match text.trim_matches('"').parse::<u32>() {
+                    Ok(p) if p > 0 => p,
+                    _ => {
+                        return Err(TrafficError::new(
+                            path,
+                            line,
+                            format!("host capacity \"{text}\" is not a positive whole number of processing elements"),
+                        ))
+                    }
+                },
             };
             host_pes.push(pes);
         }
+        let capacity = fabric.edge_capacities().map_err(|(line, message)| {
+            TrafficError::new(path, Some(line as usize).filter(|&l| l > 0), message)
+        })?;
         let mut edges = Vec::with_capacity(fabric.num_edges());
         let mut out_edges = vec![Vec::new(); n];
-        for e in 0..fabric.num_edges() {
-            let cap = attr(&fabric.edge_attrs[e], fabric.edge_lines[e])?.unwrap_or(1.0);
+        for (e, &cap) in capacity.iter().enumerate() {
             let (u, v) = (fabric.edge_tail[e], fabric.edge_head[e]);
             out_edges[u as usize].push(e as u32);
             edges.push((u, v, cap));

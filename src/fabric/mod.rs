@@ -180,6 +180,28 @@ impl fmt::Display for EdgeLabel<'_> {
     }
 }
 
+impl Fabric {
+    /// Each edge's capacity from its `capacity` attribute (1.0 where absent). An edge
+    /// whose value is not a positive number is an error: its input line (0 when not from
+    /// a file) and what was expected. O(edges).
+    pub fn edge_capacities(&self) -> Result<Vec<f64>, (u32, String)> {
+        (0..self.num_edges())
+            .map(
+                |e| match self.edge_attrs[e].iter().find(|(k, _)| k == "capacity") {
+                    None => Ok(1.0),
+                    Some((_, v)) => match v.trim_matches('"').parse::<f64>() {
+                        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+                        _ => Err((
+                            self.edge_lines[e],
+                            format!("edge capacity \"{v}\" is not a positive number"),
+                        )),
+                    },
+                },
+            )
+            .collect()
+    }
+}
+
 /// True if ORCS treats a node of this name as a host: the name starts with `H`.
 pub fn is_host_name(name: &str) -> bool {
     name.starts_with('H')

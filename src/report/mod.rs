@@ -2,6 +2,8 @@
 //! and the get_cable_cong congestion map as dot. Exporters only format; they never compute
 //! anything the simulation did not.
 
+pub mod matrix;
+
 use crate::fabric::write::write_dot;
 use crate::fabric::Fabric;
 use crate::metric::{acc_band, acc_band_bin, acc_band_bin_edges, MetricKind, Summary};

@@ -1,0 +1,381 @@
+//! The Monte Carlo engine for byte-weighted traffic (`-p matrix`): maps a traffic
+//! matrix's ranks onto hosts run after run, routes every communicating host pair through
+//! the forwarding tables and measures the links in bytes.
+//!
+//! A traffic matrix is one level whose pairs carry bytes. Every link metric therefore
+//! weighs by bytes: the load of a link is the sum of the bytes routed over it, its
+//! utilisation that load divided by the link's capacity (the edge's `capacity` attribute,
+//! 1 where absent, so utilisation is in bytes unless capacities are given), and its flows
+//! the number of rank pairs routed over it. As in the unit-weight engine every directed
+//! edge counts, host links included: a host's link carries all of its ranks' traffic, and
+//! with several ranks per host it can be the bottleneck.
+//!
+//! Ranks are placed in blocks of `ranks_per_host` on the run's host order (rank r on slot
+//! ⌊r / ranks_per_host⌋), so the matrix is summed per slot pair once, before the runs;
+//! traffic between ranks of one host never reaches a link. Run i draws its host order
+//! from (seed, i) only and every total is an integer sum, so results do not depend on the
+//! thread count.
+
+use crate::fabric::Fabric;
+use crate::mapping::RankLayout;
+use crate::routing::{check_routes, AnyRouter, ForwardingTable, RouteCheck, RouteSummary};
+use crate::sim::{stream_rng, Stream};
+use crate::traffic::TrafficMatrix;
+use rayon::prelude::*;
+
+/// A traffic matrix summed per ordered pair of host slots.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SlotTraffic {
+    /// Ranks of the matrix.
+    pub ranks: u32,
+    /// Ranks placed on each host.
+    pub ranks_per_host: u32,
+    /// Host slots the ranks fill: ⌈ranks / ranks_per_host⌉.
+    pub slots: u32,
+    /// (source slot, destination slot, bytes, rank pairs) for every slot pair whose ranks
+    /// exchange at least one message, sorted by slot pair; pairs within one slot are left
+    /// out.
+    pub pairs: Vec<(u32, u32, u64, u32)>,
+    /// Bytes between ranks of one slot (they never reach a link).
+    pub local_bytes: u64,
+    /// Bytes of the whole matrix.
+    pub total_bytes: u64,
+}
+
+impl SlotTraffic {
+    /// Sums `matrix` per slot pair with `ranks_per_host` (≥ 1) consecutive ranks per slot.
+    /// Byte sums saturate at `u64::MAX`. O(entries log entries).
+    pub fn new(matrix: &TrafficMatrix, ranks_per_host: u32) -> SlotTraffic {
+        let ppn = ranks_per_host.max(1);
+        let mut keyed: Vec<(u32, u32, u64)> = Vec::with_capacity(matrix.entries.len());
+        let mut local_bytes = 0u64;
+        let mut total_bytes = 0u64;
+        for &(r, q, bytes) in &matrix.entries {
+            total_bytes = total_bytes.saturating_add(bytes);
+            let (a, b) = (r / ppn, q / ppn);
+            if a == b {
+                local_bytes = local_bytes.saturating_add(bytes);
+            } else {
+                keyed.push((a, b, bytes));
+            }
+        }
+        keyed.sort_unstable_by_key(|&(a, b, _)| (a, b));
+        let mut pairs: Vec<(u32, u32, u64, u32)> = Vec::new();
+        for (a, b, bytes) in keyed {
+            match pairs.last_mut() {
+                Some(last) if (last.0, last.1) == (a, b) => {
+                    last.2 = last.2.saturating_add(bytes);
+                    last.3 += 1;
+                }
+                _ => pairs.push((a, b, bytes, 1)),
+            }
+        }
+        SlotTraffic {
+            ranks: matrix.ranks,
+            ranks_per_host: ppn,
+            slots: matrix.ranks.div_ceil(ppn),
+            pairs,
+            local_bytes,
+            total_bytes,
+        }
+    }
+}
+
+/// How a weighted simulation runs; validated by the caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WeightedConfig {
+    /// Number of Monte Carlo runs (≥ 1).
+    pub runs: u64,
+    /// Seed of every random stream.
+    pub seed: u64,
+    /// Compute the byte-weighted bandwidth fraction of each run (a second route walk).
+    pub acc_band: bool,
+    /// Collect per-link totals ([`WeightedLinks`]).
+    pub links: bool,
+}
+
+/// Per directed edge totals over all runs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WeightedLinks {
+    /// Bytes routed over the edge, summed over runs (saturating).
+    pub bytes: Vec<u64>,
+    /// Largest load of the edge in one run, in bytes.
+    pub max_bytes: Vec<u64>,
+    /// Rank pairs routed over the edge, summed over runs.
+    pub flows: Vec<u64>,
+    /// Largest number of rank pairs on the edge in one run.
+    pub max_flows: Vec<u64>,
+    /// Runs in which the edge had the run's largest utilisation.
+    pub bottleneck_runs: Vec<u64>,
+}
+
+/// What a weighted simulation produced, run by run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct WeightedOutcome {
+    /// Number of runs.
+    pub runs: u64,
+    /// Per run: the largest link load in bytes.
+    pub max_load: Vec<u64>,
+    /// Per run: the largest link utilisation (bytes ÷ capacity).
+    pub max_utilisation: Vec<f64>,
+    /// Per run: sample standard deviation (n − 1) of the utilisation over every directed
+    /// edge of the fabric, idle ones included.
+    pub utilisation_sd: Vec<f64>,
+    /// Per run: the largest number of rank pairs on one link.
+    pub max_flows: Vec<u64>,
+    /// Per run, when asked for: the byte-weighted mean over host pairs of the fraction of
+    /// its bottleneck link's bandwidth the pair gets when a link's bandwidth is shared in
+    /// proportion to bytes (`bytes / load`, minimised over the route); NaN without bytes.
+    /// For unit weights this is ORCS's acc_band.
+    pub acc_band: Vec<f64>,
+    /// Per-link totals, when asked for.
+    pub links: Option<WeightedLinks>,
+}
+
+/// One prepared weighted simulation. Build it once, then [`WeightedSimulation::run`].
+pub struct WeightedSimulation<'a> {
+    router: AnyRouter<'a>,
+    layout: &'a RankLayout,
+    traffic: &'a SlotTraffic,
+    capacity: &'a [f64],
+    config: WeightedConfig,
+    num_edges: usize,
+}
+
+/// Per-thread scratch space, reused across runs.
+struct Scratch {
+    hosts: Vec<u32>,
+    load: Vec<u64>,
+    flows: Vec<u64>,
+    /// Edges with traffic in the current run, each once.
+    touched: Vec<u32>,
+}
+
+/// Values of one run.
+#[derive(Debug, Clone, Copy, Default)]
+struct RunValues {
+    max_load: u64,
+    max_utilisation: f64,
+    utilisation_sd: f64,
+    max_flows: u64,
+    acc_band: f64,
+}
+
+impl<'a> WeightedSimulation<'a> {
+    /// Prepares the simulation. `layout` must hold at least `traffic.slots` hosts and
+    /// `capacity` one positive value per edge. Every route between the layout's hosts is
+    /// checked first unless `known` proves the whole table routed; a broken one is
+    /// returned as the error.
+    pub fn new(
+        fabric: &'a Fabric,
+        table: &'a ForwardingTable,
+        layout: &'a RankLayout,
+        traffic: &'a SlotTraffic,
+        capacity: &'a [f64],
+        config: WeightedConfig,
+        known: Option<&RouteSummary>,
+    ) -> Result<Self, Box<RouteCheck>> {
+        if !known.is_some_and(|k| k.proves_all_routed(fabric)) {
+            let check = check_routes(fabric, table, layout.hosts());
+            if !check.all_routed() {
+                return Err(Box::new(check));
+            }
+        }
+        Ok(WeightedSimulation {
+            router: table.router(fabric),
+            layout,
+            traffic,
+            capacity,
+            config,
+            num_edges: fabric.num_edges(),
+        })
+    }
+
+    /// Performs every run in parallel, calling `progress` with the number of runs
+    /// finished after each chunk. O(runs × slot pairs × hops); memory O(runs) plus
+    /// O(edges) per worker.
+    pub fn run(&self, progress: &(dyn Fn(u64) + Sync)) -> WeightedOutcome {
+        let runs = self.config.runs as usize;
+        let chunk = (runs / (rayon::current_num_threads() * 16)).clamp(1, 1024);
+        let mut values = vec![RunValues::default(); runs];
+        let new_links = || {
+            self.config.links.then(|| WeightedLinks {
+                bytes: vec![0; self.num_edges],
+                max_bytes: vec![0; self.num_edges],
+                flows: vec![0; self.num_edges],
+                max_flows: vec![0; self.num_edges],
+                bottleneck_runs: vec![0; self.num_edges],
+            })
+        };
+        let links = values
+            .par_chunks_mut(chunk)
+            .enumerate()
+            .fold(
+                || (self.new_scratch(), new_links()),
+                |(mut scratch, mut links), (c, slots)| {
+                    let start = (c * chunk) as u64;
+                    for (i, slot) in slots.iter_mut().enumerate() {
+                        *slot = self.run_one(start + i as u64, &mut scratch, &mut links);
+                    }
+                    progress(slots.len() as u64);
+                    (scratch, links)
+                },
+            )
+            .map(|(_, links)| links)
+            .reduce(new_links, |a, b| match (a, b) {
+                (Some(mut x), Some(y)) => {
+                    for e in 0..x.bytes.len() {
+                        x.bytes[e] = x.bytes[e].saturating_add(y.bytes[e]);
+                        x.max_bytes[e] = x.max_bytes[e].max(y.max_bytes[e]);
+                        x.flows[e] += y.flows[e];
+                        x.max_flows[e] = x.max_flows[e].max(y.max_flows[e]);
+                        x.bottleneck_runs[e] += y.bottleneck_runs[e];
+                    }
+                    Some(x)
+                }
+                (a, _) => a,
+            });
+        WeightedOutcome {
+            runs: self.config.runs,
+            max_load: values.iter().map(|v| v.max_load).collect(),
+            max_utilisation: values.iter().map(|v| v.max_utilisation).collect(),
+            utilisation_sd: values.iter().map(|v| v.utilisation_sd).collect(),
+            max_flows: values.iter().map(|v| v.max_flows).collect(),
+            acc_band: if self.config.acc_band {
+                values.iter().map(|v| v.acc_band).collect()
+            } else {
+                Vec::new()
+            },
+            links,
+        }
+    }
+
+    fn new_scratch(&self) -> Scratch {
+        Scratch {
+            hosts: Vec::with_capacity(self.layout.hosts().len()),
+            load: vec![0; self.num_edges],
+            flows: vec![0; self.num_edges],
+            touched: Vec::new(),
+        }
+    }
+
+    /// Run `run`'s slot → host order, exactly as the simulation draws it.
+    pub fn materialize(&self, run: u64, hosts: &mut Vec<u32>) {
+        let mut rng = stream_rng(self.config.seed, Stream::Run(run));
+        self.layout.fill(&mut rng, hosts);
+    }
+
+    /// One run: place, route, measure, and clear the touched counters again.
+    /// O(slot pairs × hops + touched edges).
+    fn run_one(&self, run: u64, s: &mut Scratch, links: &mut Option<WeightedLinks>) -> RunValues {
+        self.materialize(run, &mut s.hosts);
+        let Scratch {
+            hosts,
+            load,
+            flows,
+            touched,
+        } = s;
+        for &(a, b, bytes, pair_flows) in &self.traffic.pairs {
+            self.router.walk(hosts[a as usize], hosts[b as usize], |e| {
+                let e = e as usize;
+                if flows[e] == 0 {
+                    touched.push(e as u32);
+                }
+                load[e] = load[e].saturating_add(bytes);
+                flows[e] += pair_flows as u64;
+            });
+        }
+        let mut v = RunValues::default();
+        let (mut sum, mut sum_sq) = (0.0f64, 0.0f64);
+        for &e in touched.iter() {
+            let e = e as usize;
+            let u = load[e] as f64 / self.capacity[e];
+            v.max_load = v.max_load.max(load[e]);
+            v.max_utilisation = v.max_utilisation.max(u);
+            v.max_flows = v.max_flows.max(flows[e]);
+            sum += u;
+            sum_sq += u * u;
+        }
+        let n = self.num_edges as f64;
+        v.utilisation_sd = if self.num_edges > 1 {
+            ((sum_sq - sum * sum / n) / (n - 1.0)).max(0.0).sqrt()
+        } else {
+            0.0
+        };
+        v.acc_band = if self.config.acc_band {
+            self.byte_weighted_band(hosts, load)
+        } else {
+            f64::NAN
+        };
+        if let Some(l) = links {
+            for &e in touched.iter() {
+                let e = e as usize;
+                l.bytes[e] = l.bytes[e].saturating_add(load[e]);
+                l.max_bytes[e] = l.max_bytes[e].max(load[e]);
+                l.flows[e] += flows[e];
+                l.max_flows[e] = l.max_flows[e].max(flows[e]);
+                if v.max_utilisation > 0.0 && load[e] as f64 / self.capacity[e] == v.max_utilisation
+                {
+                    l.bottleneck_runs[e] += 1;
+                }
+            }
+        }
+        for &e in touched.iter() {
+            load[e as usize] = 0;
+            flows[e as usize] = 0;
+        }
+        touched.clear();
+        v
+    }
+
+    /// Σ bytes × (bytes / bottleneck load) / Σ bytes over the host pairs with bytes.
+    fn byte_weighted_band(&self, hosts: &[u32], load: &[u64]) -> f64 {
+        let (mut weighted, mut total) = (0.0f64, 0.0f64);
+        for &(a, b, bytes, _) in &self.traffic.pairs {
+            if bytes == 0 {
+                continue;
+            }
+            let mut worst = u64::MIN;
+            self.router.walk(hosts[a as usize], hosts[b as usize], |e| {
+                worst = worst.max(load[e as usize]);
+            });
+            let share = bytes as f64 / worst as f64;
+            weighted += bytes as f64 * share;
+            total += bytes as f64;
+        }
+        if total > 0.0 {
+            weighted / total
+        } else {
+            f64::NAN
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slot_traffic_sums_per_slot_pair() {
+        let m = TrafficMatrix {
+            ranks: 5,
+            entries: vec![
+                (0, 1, 10),
+                (0, 2, 5),
+                (1, 3, 7),
+                (4, 0, 1),
+                (2, 3, 0),
+                (3, 2, 4),
+            ],
+        };
+        let t = SlotTraffic::new(&m, 2);
+        // Slots: {0,1} {2,3} {4}.
+        assert_eq!(t.slots, 3);
+        assert_eq!(t.pairs, vec![(0, 1, 12, 2), (2, 0, 1, 1)]);
+        assert_eq!((t.local_bytes, t.total_bytes), (14, 27));
+        let one = SlotTraffic::new(&m, 1);
+        assert_eq!(one.slots, 5);
+        assert_eq!(one.pairs.len(), 6);
+        assert_eq!(one.local_bytes, 0);
+    }
+}
