@@ -426,7 +426,7 @@ pub struct LinkLoads {
 /// Routes every host pair of a job (heaviest first) and adds its bytes and flows to
 /// `loads`; the greedy routers see the loads already there (other jobs and heavier pairs).
 /// Returns the chosen path of each pair as edge indices, in `pairs` order.
-/// O(pairs × minimal paths × length).
+/// O(pairs × (nodes + edges)); see [`PathFinder`].
 pub fn route_job(
     cluster: &Cluster,
     pairs: &HostPairs,
@@ -434,69 +434,295 @@ pub fn route_job(
     loads: &mut LinkLoads,
     rng: &mut impl Rng,
 ) -> Result<Vec<Vec<u32>>, PlacementError> {
-    if loads.bytes.len() != cluster.edges.len() {
-        loads.bytes = vec![0; cluster.edges.len()];
-        loads.flows = vec![0; cluster.edges.len()];
-    }
-    let edge_of = edge_lookup(cluster);
-    let sorted_names = name_rank(cluster);
-    let mut cache: FxHashMap<(u32, u32), Vec<u32>> = FxHashMap::default();
-    let mut routes = Vec::with_capacity(pairs.pairs.len());
-    for &(hs, hd, bytes, flows) in &pairs.pairs {
-        if hs == hd {
-            routes.push(Vec::new());
-            continue;
+    PathFinder::new(cluster).route_job(pairs, router, loads, rng)
+}
+
+/// Chooses minimal paths without listing them: a breadth-first search from the source
+/// builds the DAG of minimal paths (predecessors in networkx's discovery order), and each
+/// router works on that DAG. The greedy routers find the cheapest path by dynamic
+/// programming and, among equal costs, the one [`shortest_paths`] lists first; D-mod-K
+/// and S-mod-K walk from the source choosing among the DAG successors; the random router
+/// samples a path uniformly from path counts. So a pair costs O(nodes + edges) even where
+/// thousands of minimal paths exist. Buffers are reused between pairs.
+pub struct PathFinder<'c> {
+    cluster: &'c Cluster,
+    name_rank: Vec<u32>,
+    /// Per node: BFS level from the current source (u32::MAX = not reached).
+    level: Vec<u32>,
+    /// Nodes in BFS discovery order.
+    order: Vec<u32>,
+    /// Per node: (predecessor, edge) in discovery order of the predecessor.
+    pred: Vec<Vec<(u32, u32)>>,
+    /// Per node: lies on a minimal path to the current destination.
+    on_path: Vec<bool>,
+    /// Per node: cheapest cost from the source (greedy), or path count (random).
+    best: Vec<u64>,
+    count: Vec<f64>,
+    stack: Vec<u32>,
+}
+
+impl<'c> PathFinder<'c> {
+    /// Buffers for `cluster`. O(nodes log nodes) for the name order.
+    pub fn new(cluster: &'c Cluster) -> Self {
+        let n = cluster.names.len();
+        PathFinder {
+            cluster,
+            name_rank: name_rank(cluster),
+            level: vec![u32::MAX; n],
+            order: Vec::with_capacity(n),
+            pred: vec![Vec::new(); n],
+            on_path: vec![false; n],
+            best: vec![0; n],
+            count: vec![0.0; n],
+            stack: Vec::new(),
         }
-        let path = match cache.get(&(hs, hd)) {
-            Some(p) => p.clone(),
-            None => {
-                let (s, d) = (cluster.hosts[hs as usize], cluster.hosts[hd as usize]);
-                let candidates = shortest_paths(cluster, s, d);
-                if candidates.is_empty() {
-                    return Err(PlacementError::Disconnected {
-                        from: cluster.names[s as usize].clone(),
-                        to: cluster.names[d as usize].clone(),
-                    });
+    }
+
+    /// [`route_job`] with these buffers.
+    pub fn route_job(
+        &mut self,
+        pairs: &HostPairs,
+        router: PathRouter,
+        loads: &mut LinkLoads,
+        rng: &mut impl Rng,
+    ) -> Result<Vec<Vec<u32>>, PlacementError> {
+        let cluster = self.cluster;
+        if loads.bytes.len() != cluster.edges.len() {
+            loads.bytes = vec![0; cluster.edges.len()];
+            loads.flows = vec![0; cluster.edges.len()];
+        }
+        let mut routes = Vec::with_capacity(pairs.pairs.len());
+        for &(hs, hd, bytes, flows) in &pairs.pairs {
+            if hs == hd {
+                routes.push(Vec::new());
+                continue;
+            }
+            let path = self.route(hs, hd, router, &loads.bytes, rng)?;
+            for &e in &path {
+                if is_network_link(cluster, e) {
+                    loads.bytes[e as usize] += bytes;
+                    loads.flows[e as usize] += flows;
                 }
-                let as_edges = |p: &Vec<u32>| -> Vec<u32> {
-                    p.windows(2).map(|w| edge_of[&(w[0], w[1])]).collect()
-                };
-                let chosen: Vec<u32> = match router {
-                    PathRouter::Dmodk => as_edges(&digit_mod_k(&candidates, hd as usize)),
-                    PathRouter::Smodk => as_edges(&digit_mod_k(&candidates, hs as usize)),
-                    PathRouter::PfsimDmodk => {
-                        as_edges(&pfsim_dmodk(&candidates, hd as usize, &sorted_names))
-                    }
-                    PathRouter::Random => as_edges(&candidates[rng.gen_range(0..candidates.len())]),
-                    PathRouter::Greedy | PathRouter::GreedyMax => {
-                        let mut best: Option<(u64, Vec<u32>)> = None;
-                        for p in &candidates {
-                            let edges = as_edges(p);
-                            let loads_on = edges.iter().map(|&e| loads.bytes[e as usize]);
-                            let cost = match router {
-                                PathRouter::Greedy => loads_on.sum(),
-                                _ => loads_on.max().unwrap_or(0),
-                            };
-                            if best.as_ref().map_or(true, |(c, _)| cost < *c) {
-                                best = Some((cost, edges));
-                            }
-                        }
-                        best.expect("candidates exist").1
-                    }
-                };
-                cache.insert((hs, hd), chosen.clone());
-                chosen
             }
-        };
-        for &e in &path {
-            if is_network_link(cluster, e) {
-                loads.bytes[e as usize] += bytes;
-                loads.flows[e as usize] += flows;
+            routes.push(path);
+        }
+        Ok(routes)
+    }
+
+    /// The path (edge indices) `router` chooses from host `hs` to host `hd` given the
+    /// current link `bytes`. O(nodes + edges).
+    pub fn route(
+        &mut self,
+        hs: u32,
+        hd: u32,
+        router: PathRouter,
+        bytes: &[u64],
+        rng: &mut impl Rng,
+    ) -> Result<Vec<u32>, PlacementError> {
+        let cluster = self.cluster;
+        let (src, dst) = (cluster.hosts[hs as usize], cluster.hosts[hd as usize]);
+        if !self.build_dag(src, dst) {
+            return Err(PlacementError::Disconnected {
+                from: cluster.names[src as usize].clone(),
+                to: cluster.names[dst as usize].clone(),
+            });
+        }
+        Ok(match router {
+            PathRouter::Dmodk => self.walk_down(src, dst, hd as usize, true, false),
+            PathRouter::Smodk => self.walk_down(src, dst, hs as usize, true, false),
+            PathRouter::PfsimDmodk => self.walk_down(src, dst, hd as usize, false, true),
+            PathRouter::Greedy => self.cheapest(src, dst, bytes, false),
+            PathRouter::GreedyMax => self.cheapest(src, dst, bytes, true),
+            PathRouter::Random => self.sample(src, dst, rng),
+        })
+    }
+
+    /// Breadth-first search from `src` up to `dst`'s level, recording predecessors as
+    /// networkx does, then marks the nodes on minimal paths to `dst`. False when `dst` is
+    /// unreachable.
+    fn build_dag(&mut self, src: u32, dst: u32) -> bool {
+        for &v in &self.order {
+            self.level[v as usize] = u32::MAX;
+            self.pred[v as usize].clear();
+            self.on_path[v as usize] = false;
+        }
+        self.order.clear();
+        self.level[src as usize] = 0;
+        self.order.push(src);
+        let mut head = 0;
+        while head < self.order.len() {
+            let v = self.order[head];
+            head += 1;
+            let lv = self.level[v as usize];
+            if self.level[dst as usize] != u32::MAX && lv >= self.level[dst as usize] {
+                break;
+            }
+            for &e in &self.cluster.out_edges[v as usize] {
+                let w = self.cluster.edges[e as usize].1;
+                let lw = &mut self.level[w as usize];
+                if *lw == u32::MAX {
+                    *lw = lv + 1;
+                    self.order.push(w);
+                }
+                // One entry per predecessor node: the first edge between them carries
+                // the path, as for the enumeration.
+                if *lw == lv + 1 && self.pred[w as usize].last().map(|p| p.0) != Some(v) {
+                    self.pred[w as usize].push((v, e));
+                }
             }
         }
-        routes.push(path);
+        if self.level[dst as usize] == u32::MAX {
+            return false;
+        }
+        self.stack.clear();
+        self.stack.push(dst);
+        self.on_path[dst as usize] = true;
+        while let Some(v) = self.stack.pop() {
+            for i in 0..self.pred[v as usize].len() {
+                let u = self.pred[v as usize][i].0;
+                if !self.on_path[u as usize] {
+                    self.on_path[u as usize] = true;
+                    self.stack.push(u);
+                }
+            }
+        }
+        true
     }
-    Ok(routes)
+
+    /// D-mod-K style walk from the source: at each node the minimal-path successors,
+    /// sorted by node order (or by name for PFSim), and the choice `digit mod |C|`; the
+    /// digit is divided by |C| after each branch unless `same_digit` (PFSim's variant).
+    fn walk_down(
+        &self,
+        src: u32,
+        dst: u32,
+        index: usize,
+        by_node: bool,
+        same_digit: bool,
+    ) -> Vec<u32> {
+        let mut path = Vec::new();
+        let mut digit = index;
+        let mut v = src;
+        let mut next: Vec<(u32, u32)> = Vec::new();
+        while v != dst {
+            next.clear();
+            for &e in &self.cluster.out_edges[v as usize] {
+                let w = self.cluster.edges[e as usize].1;
+                if self.on_path[w as usize]
+                    && self.level[w as usize] == self.level[v as usize] + 1
+                    && !next.iter().any(|&(x, _)| x == w)
+                {
+                    next.push((w, e));
+                }
+            }
+            if by_node {
+                next.sort_unstable_by_key(|&(w, _)| w);
+            } else {
+                next.sort_unstable_by_key(|&(w, _)| self.name_rank[w as usize]);
+            }
+            let (w, _) = if next.len() == 1 {
+                next[0]
+            } else {
+                let pick = next[digit % next.len()];
+                if !same_digit {
+                    digit /= next.len();
+                }
+                pick
+            };
+            // The first edge from v to w, as the enumeration uses.
+            let e = self.pred[w as usize]
+                .iter()
+                .find(|p| p.0 == v)
+                .expect("w is a successor of v in the DAG")
+                .1;
+            path.push(e);
+            v = w;
+        }
+        path
+    }
+
+    /// The cheapest minimal path by the sum (or the maximum) of `bytes` over its edges;
+    /// among equal costs the first in enumeration order (predecessor choices from the
+    /// destination backwards, earliest first).
+    fn cheapest(&mut self, src: u32, dst: u32, bytes: &[u64], max: bool) -> Vec<u32> {
+        let combine = |a: u64, b: u64| if max { a.max(b) } else { a.saturating_add(b) };
+        self.best[src as usize] = 0;
+        for i in 1..self.order.len() {
+            let w = self.order[i] as usize;
+            if !self.on_path[w] {
+                continue;
+            }
+            self.best[w] = self.pred[w]
+                .iter()
+                .filter(|p| self.on_path[p.0 as usize])
+                .map(|&(u, e)| combine(self.best[u as usize], bytes[e as usize]))
+                .min()
+                .unwrap_or(u64::MAX);
+        }
+        // Backwards: the first predecessor that can still complete a path of the optimal
+        // cost. For sums the prefix must be optimal itself; for maxima it must not exceed
+        // the optimum.
+        let target = self.best[dst as usize];
+        let mut budget = target;
+        let mut path = Vec::new();
+        let mut v = dst;
+        while v != src {
+            let &(u, e) = self.pred[v as usize]
+                .iter()
+                .find(|&&(u, e)| {
+                    self.on_path[u as usize]
+                        && if max {
+                            self.best[u as usize] <= target && bytes[e as usize] <= target
+                        } else {
+                            self.best[u as usize].saturating_add(bytes[e as usize]) == budget
+                        }
+                })
+                .expect("an optimal predecessor exists");
+            if !max {
+                budget = self.best[u as usize];
+            }
+            path.push(e);
+            v = u;
+        }
+        path.reverse();
+        path
+    }
+
+    /// A uniformly random minimal path: count the paths into every node, then walk back
+    /// from the destination choosing each predecessor with probability proportional to
+    /// its count.
+    fn sample(&mut self, src: u32, dst: u32, rng: &mut impl Rng) -> Vec<u32> {
+        self.count[src as usize] = 1.0;
+        for i in 1..self.order.len() {
+            let w = self.order[i] as usize;
+            if self.on_path[w] {
+                self.count[w] = self.pred[w]
+                    .iter()
+                    .filter(|p| self.on_path[p.0 as usize])
+                    .map(|p| self.count[p.0 as usize])
+                    .sum();
+            }
+        }
+        let mut path = Vec::new();
+        let mut v = dst;
+        while v != src {
+            let preds = &self.pred[v as usize];
+            let mut x = rng.gen::<f64>() * self.count[v as usize];
+            let mut chosen = None;
+            for &(u, e) in preds.iter().filter(|p| self.on_path[p.0 as usize]) {
+                chosen = Some((u, e));
+                x -= self.count[u as usize];
+                if x < 0.0 {
+                    break;
+                }
+            }
+            let (u, e) = chosen.expect("a reached node has a predecessor");
+            path.push(e);
+            v = u;
+        }
+        path.reverse();
+        path
+    }
 }
 
 /// Whether edge `e` is a network link (switch–switch, or host–host in a direct network)
@@ -524,53 +750,6 @@ pub fn unroute_job(
     }
 }
 
-/// Classical digit-wise D-mod-K (or S-mod-K with a source index) among `paths`: at each
-/// position where the remaining paths differ, keep those through `C[digit mod |C|]`, C
-/// being the distinct nodes there in node order, then divide the digit by |C| for the
-/// next branching position. O(paths × length).
-fn digit_mod_k(paths: &[Vec<u32>], index: usize) -> Vec<u32> {
-    let mut alive: Vec<&Vec<u32>> = paths.iter().collect();
-    let mut digit = index;
-    let len = alive[0].len();
-    for i in 0..len {
-        if alive.len() == 1 {
-            break;
-        }
-        let mut c: Vec<u32> = alive.iter().map(|p| p[i]).collect();
-        c.sort_unstable();
-        c.dedup();
-        if c.len() == 1 {
-            continue;
-        }
-        let keep = c[digit % c.len()];
-        digit /= c.len();
-        alive.retain(|p| p[i] == keep);
-    }
-    alive[0].clone()
-}
-
-/// PFSim's D-mod-K choice among `paths` for destination host index `d`: at each position
-/// where the remaining paths differ, keep those through `C[d mod |C|]`, C being the
-/// distinct nodes there sorted by name.
-fn pfsim_dmodk(paths: &[Vec<u32>], d: usize, name_rank: &[u32]) -> Vec<u32> {
-    let mut alive: Vec<&Vec<u32>> = paths.iter().collect();
-    let len = alive[0].len();
-    for i in 0..len {
-        if alive.len() == 1 {
-            break;
-        }
-        let mut c: Vec<u32> = alive.iter().map(|p| p[i]).collect();
-        c.sort_by_key(|&v| name_rank[v as usize]);
-        c.dedup();
-        if c.len() == 1 {
-            continue;
-        }
-        let keep = c[d % c.len()];
-        alive.retain(|p| p[i] == keep);
-    }
-    alive[0].clone()
-}
-
 /// Per node: its rank in the lexicographic order of node names (PFSim sorts string ids).
 fn name_rank(cluster: &Cluster) -> Vec<u32> {
     let mut order: Vec<u32> = (0..cluster.names.len() as u32).collect();
@@ -580,15 +759,6 @@ fn name_rank(cluster: &Cluster) -> Vec<u32> {
         rank[v as usize] = r as u32;
     }
     rank
-}
-
-/// (tail, head) → the first edge between them in file order.
-fn edge_lookup(cluster: &Cluster) -> FxHashMap<(u32, u32), u32> {
-    let mut map = FxHashMap::default();
-    for (e, &(u, v, _)) in cluster.edges.iter().enumerate() {
-        map.entry((u, v)).or_insert(e as u32);
-    }
-    map
 }
 
 /// Statistics over the network links (switch–switch, and host–host in direct networks),
@@ -632,5 +802,208 @@ pub fn link_stats(cluster: &Cluster, loads: &LinkLoads) -> LinkStats {
         mean,
         variance,
         max_flows: values.iter().map(|v| v.1).max().unwrap_or(0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The DAG-based routers against the obvious implementation: list every minimal path
+    //! ([`shortest_paths`]) and apply the router's rule to the list.
+    use super::*;
+    use proptest::prelude::*;
+    use rand::SeedableRng;
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    /// Classical digit-wise D-mod-K (or S-mod-K with a source index) among `paths`: at each
+    /// position where the remaining paths differ, keep those through `C[digit mod |C|]`, C
+    /// being the distinct nodes there in node order, then divide the digit by |C| for the
+    /// next branching position. O(paths × length).
+    fn digit_mod_k(paths: &[Vec<u32>], index: usize) -> Vec<u32> {
+        let mut alive: Vec<&Vec<u32>> = paths.iter().collect();
+        let mut digit = index;
+        let len = alive[0].len();
+        for i in 0..len {
+            if alive.len() == 1 {
+                break;
+            }
+            let mut c: Vec<u32> = alive.iter().map(|p| p[i]).collect();
+            c.sort_unstable();
+            c.dedup();
+            if c.len() == 1 {
+                continue;
+            }
+            let keep = c[digit % c.len()];
+            digit /= c.len();
+            alive.retain(|p| p[i] == keep);
+        }
+        alive[0].clone()
+    }
+
+    /// PFSim's D-mod-K choice among `paths` for destination host index `d`: at each position
+    /// where the remaining paths differ, keep those through `C[d mod |C|]`, C being the
+    /// distinct nodes there sorted by name.
+    fn pfsim_dmodk(paths: &[Vec<u32>], d: usize, name_rank: &[u32]) -> Vec<u32> {
+        let mut alive: Vec<&Vec<u32>> = paths.iter().collect();
+        let len = alive[0].len();
+        for i in 0..len {
+            if alive.len() == 1 {
+                break;
+            }
+            let mut c: Vec<u32> = alive.iter().map(|p| p[i]).collect();
+            c.sort_by_key(|&v| name_rank[v as usize]);
+            c.dedup();
+            if c.len() == 1 {
+                continue;
+            }
+            let keep = c[d % c.len()];
+            alive.retain(|p| p[i] == keep);
+        }
+        alive[0].clone()
+    }
+
+    /// (tail, head) → the first edge between them in file order.
+    fn edge_lookup(cluster: &Cluster) -> FxHashMap<(u32, u32), u32> {
+        let mut map = FxHashMap::default();
+        for (e, &(u, v, _)) in cluster.edges.iter().enumerate() {
+            map.entry((u, v)).or_insert(e as u32);
+        }
+        map
+    }
+
+    /// The reference choice of `router` among the listed minimal paths.
+    fn by_listing(
+        cluster: &Cluster,
+        hs: u32,
+        hd: u32,
+        router: PathRouter,
+        bytes: &[u64],
+    ) -> Vec<u32> {
+        let (s, d) = (cluster.hosts[hs as usize], cluster.hosts[hd as usize]);
+        let candidates = shortest_paths(cluster, s, d);
+        let edge_of = edge_lookup(cluster);
+        let as_edges =
+            |p: &Vec<u32>| -> Vec<u32> { p.windows(2).map(|w| edge_of[&(w[0], w[1])]).collect() };
+        match router {
+            PathRouter::Dmodk => as_edges(&digit_mod_k(&candidates, hd as usize)),
+            PathRouter::Smodk => as_edges(&digit_mod_k(&candidates, hs as usize)),
+            PathRouter::PfsimDmodk => {
+                as_edges(&pfsim_dmodk(&candidates, hd as usize, &name_rank(cluster)))
+            }
+            PathRouter::Greedy | PathRouter::GreedyMax => {
+                let mut best: Option<(u64, Vec<u32>)> = None;
+                for p in &candidates {
+                    let edges = as_edges(p);
+                    let on = edges.iter().map(|&e| bytes[e as usize]);
+                    let cost = if router == PathRouter::Greedy {
+                        on.sum()
+                    } else {
+                        on.max().unwrap_or(0)
+                    };
+                    if best.as_ref().map_or(true, |(c, _)| cost < *c) {
+                        best = Some((cost, edges));
+                    }
+                }
+                best.expect("candidates exist").1
+            }
+            PathRouter::Random => unreachable!("not deterministic"),
+        }
+    }
+
+    /// A random connected cluster: `switches` switches with random links (both
+    /// directions, in random file order), and two hosts per switch.
+    fn random_cluster(switches: usize, links: &[(usize, usize)], names: &[u32]) -> Cluster {
+        let mut c = Cluster::default();
+        for s in 0..switches {
+            c.names
+                .push(format!("s{}", names[s % names.len()] as usize * 100 + s));
+            c.is_host.push(false);
+        }
+        for s in 0..switches {
+            for k in 0..2 {
+                let h = c.names.len() as u32;
+                c.names.push(format!("h{s}_{k}"));
+                c.is_host.push(true);
+                c.hosts.push(h);
+                c.host_pes.push(1);
+                c.edges.push((h, s as u32, 1.0));
+                c.edges.push((s as u32, h, 1.0));
+            }
+        }
+        // A ring keeps it connected; the random links add alternatives.
+        for s in 0..switches {
+            let t = (s + 1) % switches;
+            if t != s {
+                c.edges.push((s as u32, t as u32, 1.0));
+                c.edges.push((t as u32, s as u32, 1.0));
+            }
+        }
+        for &(a, b) in links {
+            let (a, b) = (a % switches, b % switches);
+            if a != b {
+                c.edges.push((a as u32, b as u32, 1.0));
+                c.edges.push((b as u32, a as u32, 1.0));
+            }
+        }
+        c.out_edges = vec![Vec::new(); c.names.len()];
+        for (e, &(u, _, _)) in c.edges.iter().enumerate() {
+            c.out_edges[u as usize].push(e as u32);
+        }
+        c
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn dag_routers_choose_what_listing_chooses(
+            switches in 2usize..9,
+            links in proptest::collection::vec((0usize..9, 0usize..9), 0..14),
+            names in proptest::collection::vec(0u32..20, 1..9),
+            loads in proptest::collection::vec(0u64..4, 200),
+        ) {
+            let cluster = random_cluster(switches, &links, &names);
+            let bytes: Vec<u64> = (0..cluster.edges.len()).map(|e| loads[e % loads.len()]).collect();
+            let mut finder = PathFinder::new(&cluster);
+            let mut rng = Xoshiro256PlusPlus::seed_from_u64(1);
+            let n = cluster.hosts.len() as u32;
+            for hs in 0..n {
+                for hd in (0..n).filter(|&d| d != hs) {
+                    for router in [PathRouter::Dmodk, PathRouter::Smodk, PathRouter::PfsimDmodk,
+                                   PathRouter::Greedy, PathRouter::GreedyMax] {
+                        let fast = finder.route(hs, hd, router, &bytes, &mut rng).unwrap();
+                        prop_assert_eq!(&fast, &by_listing(&cluster, hs, hd, router, &bytes),
+                            "{} {}→{}", router, hs, hd);
+                    }
+                    let random = finder.route(hs, hd, PathRouter::Random, &bytes, &mut rng).unwrap();
+                    let (s, d) = (cluster.hosts[hs as usize], cluster.hosts[hd as usize]);
+                    let listed = shortest_paths(&cluster, s, d);
+                    let edge_of = edge_lookup(&cluster);
+                    prop_assert!(listed.iter().any(|p| p.windows(2)
+                        .map(|w| edge_of[&(w[0], w[1])]).collect::<Vec<_>>() == random));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn random_router_is_uniform_over_minimal_paths() {
+        // A 2-ary 3-tree: 4 minimal paths between the pods. 8 000 draws, each path
+        // expected 2 000 times; chi-square with 3 degrees of freedom below 16.27 (p = 0.001).
+        let generated = crate::gen::topology::kary_ntree(2, 3).unwrap();
+        let cluster = Cluster::from_fabric(&generated.fabric, "t").unwrap();
+        let mut finder = PathFinder::new(&cluster);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut seen: FxHashMap<Vec<u32>, u64> = FxHashMap::default();
+        for _ in 0..8000 {
+            let p = finder
+                .route(0, 7, PathRouter::Random, &[], &mut rng)
+                .unwrap();
+            *seen.entry(p).or_default() += 1;
+        }
+        assert_eq!(seen.len(), 4);
+        let chi: f64 = seen
+            .values()
+            .map(|&c| (c as f64 - 2000.0).powi(2) / 2000.0)
+            .sum();
+        assert!(chi < 16.27, "{seen:?}");
     }
 }
