@@ -423,58 +423,148 @@ pub struct LinkLoads {
     pub flows: Vec<u64>,
 }
 
+/// The paths of a job's host pairs (edge indices), stored flat.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Routes {
+    edges: Vec<u32>,
+    /// Pair i's path is `edges[start[i]..start[i + 1]]`.
+    start: Vec<u32>,
+}
+
+impl Routes {
+    /// Number of paths.
+    pub fn len(&self) -> usize {
+        self.start.len().saturating_sub(1)
+    }
+
+    /// Whether there are no paths.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Path `i`: its edges from the source host to the destination host (empty for a
+    /// pair within one host).
+    pub fn path(&self, i: usize) -> &[u32] {
+        &self.edges[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+}
+
 /// Routes every host pair of a job (heaviest first) and adds its bytes and flows to
 /// `loads`; the greedy routers see the loads already there (other jobs and heavier pairs).
-/// Returns the chosen path of each pair as edge indices, in `pairs` order.
-/// O(pairs × (nodes + edges)); see [`PathFinder`].
+/// Returns the chosen path of each pair, in `pairs` order.
+/// O(sources × (nodes + edges) + pairs × DAG size); see [`PathFinder`].
 pub fn route_job(
     cluster: &Cluster,
     pairs: &HostPairs,
     router: PathRouter,
     loads: &mut LinkLoads,
     rng: &mut impl Rng,
-) -> Result<Vec<Vec<u32>>, PlacementError> {
+) -> Result<Routes, PlacementError> {
     PathFinder::new(cluster).route_job(pairs, router, loads, rng)
 }
 
-/// Chooses minimal paths without listing them: a breadth-first search from the source
-/// builds the DAG of minimal paths (predecessors in networkx's discovery order), and each
-/// router works on that DAG. The greedy routers find the cheapest path by dynamic
-/// programming and, among equal costs, the one [`shortest_paths`] lists first; D-mod-K
-/// and S-mod-K walk from the source choosing among the DAG successors; the random router
-/// samples a path uniformly from path counts. So a pair costs O(nodes + edges) even where
-/// thousands of minimal paths exist. Buffers are reused between pairs.
+/// The breadth-first search from one source node: levels, discovery order and, per
+/// node, its predecessors one level closer (with the first edge from each), in the
+/// discovery order of the predecessor, as networkx records them.
+struct SourceDag {
+    level: Vec<u32>,
+    /// CSR offsets into `preds`, one per node plus one.
+    pred_start: Vec<u32>,
+    preds: Vec<(u32, u32)>,
+}
+
+impl SourceDag {
+    /// O(nodes + edges).
+    fn new(cluster: &Cluster, src: u32) -> SourceDag {
+        let n = cluster.names.len();
+        let mut level = vec![u32::MAX; n];
+        let mut order = Vec::with_capacity(n);
+        let mut pred: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
+        level[src as usize] = 0;
+        order.push(src);
+        let mut head = 0;
+        while head < order.len() {
+            let v = order[head];
+            head += 1;
+            let lv = level[v as usize];
+            for &e in &cluster.out_edges[v as usize] {
+                let w = cluster.edges[e as usize].1;
+                if level[w as usize] == u32::MAX {
+                    level[w as usize] = lv + 1;
+                    order.push(w);
+                }
+                // One entry per predecessor node: the first edge between them carries
+                // the path, as for the enumeration.
+                if level[w as usize] == lv + 1 && pred[w as usize].last().map(|p| p.0) != Some(v) {
+                    pred[w as usize].push((v, e));
+                }
+            }
+        }
+        let mut pred_start = Vec::with_capacity(n + 1);
+        let mut preds = Vec::new();
+        pred_start.push(0);
+        for p in pred {
+            preds.extend(p);
+            pred_start.push(preds.len() as u32);
+        }
+        SourceDag {
+            level,
+            pred_start,
+            preds,
+        }
+    }
+
+    fn preds(&self, v: u32) -> &[(u32, u32)] {
+        &self.preds[self.pred_start[v as usize] as usize..self.pred_start[v as usize + 1] as usize]
+    }
+}
+
+/// Chooses minimal paths without listing them: the breadth-first search from the source
+/// (kept per source host) gives the DAG of minimal paths, with predecessors in networkx's
+/// discovery order, and each router works on the part of it that leads to the
+/// destination. The greedy routers find the cheapest path by dynamic programming and,
+/// among equal costs, the one [`shortest_paths`] lists first; D-mod-K and S-mod-K walk
+/// from the source choosing among the DAG successors; the random router samples a path
+/// uniformly from path counts. A pair costs O(size of its DAG) once its source was
+/// searched (O(nodes + edges)), even where thousands of minimal paths exist.
 pub struct PathFinder<'c> {
     cluster: &'c Cluster,
     name_rank: Vec<u32>,
-    /// Per node: BFS level from the current source (u32::MAX = not reached).
-    level: Vec<u32>,
-    /// Nodes in BFS discovery order.
-    order: Vec<u32>,
-    /// Per node: (predecessor, edge) in discovery order of the predecessor.
-    pred: Vec<Vec<(u32, u32)>>,
+    /// Per source host: its search, once done (kept while the total stays moderate).
+    dags: Vec<Option<SourceDag>>,
+    /// Whether searches are kept (hosts × nodes below a memory bound).
+    keep: bool,
     /// Per node: lies on a minimal path to the current destination.
     on_path: Vec<bool>,
+    /// The nodes marked in `on_path`, sorted by discovery order before use.
+    marked: Vec<u32>,
     /// Per node: cheapest cost from the source (greedy), or path count (random).
     best: Vec<u64>,
     count: Vec<f64>,
     stack: Vec<u32>,
+    next_pred: Vec<usize>,
+    /// Paths of the pair-determined routers, by (source, destination, router).
+    remembered: FxHashMap<(u32, u32, u8), Box<[u32]>>,
 }
 
 impl<'c> PathFinder<'c> {
     /// Buffers for `cluster`. O(nodes log nodes) for the name order.
     pub fn new(cluster: &'c Cluster) -> Self {
         let n = cluster.names.len();
+        // Keep every source's search when that stays below ~2·10⁸ entries.
+        let keep = (cluster.hosts.len() as u64) * ((n + cluster.edges.len()) as u64) < 200_000_000;
         PathFinder {
             cluster,
             name_rank: name_rank(cluster),
-            level: vec![u32::MAX; n],
-            order: Vec::with_capacity(n),
-            pred: vec![Vec::new(); n],
+            dags: (0..cluster.hosts.len()).map(|_| None).collect(),
+            keep,
             on_path: vec![false; n],
+            marked: Vec::new(),
             best: vec![0; n],
             count: vec![0.0; n],
             stack: Vec::new(),
+            next_pred: Vec::new(),
+            remembered: FxHashMap::default(),
         }
     }
 
@@ -485,32 +575,35 @@ impl<'c> PathFinder<'c> {
         router: PathRouter,
         loads: &mut LinkLoads,
         rng: &mut impl Rng,
-    ) -> Result<Vec<Vec<u32>>, PlacementError> {
+    ) -> Result<Routes, PlacementError> {
         let cluster = self.cluster;
         if loads.bytes.len() != cluster.edges.len() {
             loads.bytes = vec![0; cluster.edges.len()];
             loads.flows = vec![0; cluster.edges.len()];
         }
-        let mut routes = Vec::with_capacity(pairs.pairs.len());
+        let mut routes = Routes {
+            edges: Vec::new(),
+            start: Vec::with_capacity(pairs.pairs.len() + 1),
+        };
+        routes.start.push(0);
         for &(hs, hd, bytes, flows) in &pairs.pairs {
-            if hs == hd {
-                routes.push(Vec::new());
-                continue;
-            }
-            let path = self.route(hs, hd, router, &loads.bytes, rng)?;
-            for &e in &path {
-                if is_network_link(cluster, e) {
-                    loads.bytes[e as usize] += bytes;
-                    loads.flows[e as usize] += flows;
+            if hs != hd {
+                let from = routes.edges.len();
+                self.route_into(hs, hd, router, &loads.bytes, rng, &mut routes.edges)?;
+                for &e in &routes.edges[from..] {
+                    if is_network_link(cluster, e) {
+                        loads.bytes[e as usize] += bytes;
+                        loads.flows[e as usize] += flows;
+                    }
                 }
             }
-            routes.push(path);
+            routes.start.push(routes.edges.len() as u32);
         }
         Ok(routes)
     }
 
     /// The path (edge indices) `router` chooses from host `hs` to host `hd` given the
-    /// current link `bytes`. O(nodes + edges).
+    /// current link `bytes`.
     pub fn route(
         &mut self,
         hs: u32,
@@ -519,74 +612,98 @@ impl<'c> PathFinder<'c> {
         bytes: &[u64],
         rng: &mut impl Rng,
     ) -> Result<Vec<u32>, PlacementError> {
-        let cluster = self.cluster;
-        let (src, dst) = (cluster.hosts[hs as usize], cluster.hosts[hd as usize]);
-        if !self.build_dag(src, dst) {
-            return Err(PlacementError::Disconnected {
-                from: cluster.names[src as usize].clone(),
-                to: cluster.names[dst as usize].clone(),
-            });
-        }
-        Ok(match router {
-            PathRouter::Dmodk => self.walk_down(src, dst, hd as usize, true, false),
-            PathRouter::Smodk => self.walk_down(src, dst, hs as usize, true, false),
-            PathRouter::PfsimDmodk => self.walk_down(src, dst, hd as usize, false, true),
-            PathRouter::Greedy => self.cheapest(src, dst, bytes, false),
-            PathRouter::GreedyMax => self.cheapest(src, dst, bytes, true),
-            PathRouter::Random => self.sample(src, dst, rng),
-        })
+        let mut path = Vec::new();
+        self.route_into(hs, hd, router, bytes, rng, &mut path)?;
+        Ok(path)
     }
 
-    /// Breadth-first search from `src` up to `dst`'s level, recording predecessors as
-    /// networkx does, then marks the nodes on minimal paths to `dst`. False when `dst` is
-    /// unreachable.
-    fn build_dag(&mut self, src: u32, dst: u32) -> bool {
-        for &v in &self.order {
-            self.level[v as usize] = u32::MAX;
-            self.pred[v as usize].clear();
-            self.on_path[v as usize] = false;
-        }
-        self.order.clear();
-        self.level[src as usize] = 0;
-        self.order.push(src);
-        let mut head = 0;
-        while head < self.order.len() {
-            let v = self.order[head];
-            head += 1;
-            let lv = self.level[v as usize];
-            if self.level[dst as usize] != u32::MAX && lv >= self.level[dst as usize] {
-                break;
-            }
-            for &e in &self.cluster.out_edges[v as usize] {
-                let w = self.cluster.edges[e as usize].1;
-                let lw = &mut self.level[w as usize];
-                if *lw == u32::MAX {
-                    *lw = lv + 1;
-                    self.order.push(w);
-                }
-                // One entry per predecessor node: the first edge between them carries
-                // the path, as for the enumeration.
-                if *lw == lv + 1 && self.pred[w as usize].last().map(|p| p.0) != Some(v) {
-                    self.pred[w as usize].push((v, e));
-                }
+    /// [`PathFinder::route`], appending the path to `out`. Paths of the destination-
+    /// or source-based routers depend on the pair only and are remembered.
+    fn route_into(
+        &mut self,
+        hs: u32,
+        hd: u32,
+        router: PathRouter,
+        bytes: &[u64],
+        rng: &mut impl Rng,
+        out: &mut Vec<u32>,
+    ) -> Result<(), PlacementError> {
+        let fixed = matches!(
+            router,
+            PathRouter::Dmodk | PathRouter::Smodk | PathRouter::PfsimDmodk
+        );
+        if fixed {
+            if let Some(path) = self.remembered.get(&(hs, hd, router as u8)) {
+                out.extend_from_slice(path);
+                return Ok(());
             }
         }
-        if self.level[dst as usize] == u32::MAX {
-            return false;
+        let from = out.len();
+        let cluster = self.cluster;
+        let (src, dst) = (cluster.hosts[hs as usize], cluster.hosts[hd as usize]);
+        let dag = match self.dags[hs as usize].take() {
+            Some(d) => d,
+            None => SourceDag::new(cluster, src),
+        };
+        let result = if dag.level[dst as usize] == u32::MAX {
+            Err(PlacementError::Disconnected {
+                from: cluster.names[src as usize].clone(),
+                to: cluster.names[dst as usize].clone(),
+            })
+        } else {
+            self.mark(&dag, dst);
+            match router {
+                PathRouter::Dmodk => self.walk_down(&dag, src, dst, hd as usize, true, false, out),
+                PathRouter::Smodk => self.walk_down(&dag, src, dst, hs as usize, true, false, out),
+                PathRouter::PfsimDmodk => {
+                    self.walk_down(&dag, src, dst, hd as usize, false, true, out)
+                }
+                PathRouter::Greedy => self.cheapest(&dag, src, dst, bytes, false, out),
+                PathRouter::GreedyMax => self.cheapest(&dag, src, dst, bytes, true, out),
+                PathRouter::Random => self.sample(&dag, src, dst, rng, out),
+            }
+            for &v in &self.marked {
+                self.on_path[v as usize] = false;
+            }
+            if fixed {
+                self.remembered
+                    .insert((hs, hd, router as u8), out[from..].into());
+            }
+            Ok(())
+        };
+        if self.keep {
+            self.dags[hs as usize] = Some(dag);
         }
+        result
+    }
+
+    /// Marks the nodes on minimal paths to `dst` and lists them predecessors first (a
+    /// depth-first post-order from `dst`, so the source comes first). O(DAG size).
+    fn mark(&mut self, dag: &SourceDag, dst: u32) {
+        self.marked.clear();
         self.stack.clear();
+        self.next_pred.clear();
         self.stack.push(dst);
+        self.next_pred.push(0);
         self.on_path[dst as usize] = true;
-        while let Some(v) = self.stack.pop() {
-            for i in 0..self.pred[v as usize].len() {
-                let u = self.pred[v as usize][i].0;
-                if !self.on_path[u as usize] {
-                    self.on_path[u as usize] = true;
-                    self.stack.push(u);
+        while let Some(&v) = self.stack.last() {
+            let i = self.next_pred.last_mut().expect("same length as the stack");
+            match dag.preds(v).get(*i) {
+                Some(&(u, _)) => {
+                    *i += 1;
+                    if !self.on_path[u as usize] {
+                        self.on_path[u as usize] = true;
+                        self.stack.push(u);
+                        self.next_pred.push(0);
+                    }
+                }
+                None => {
+                    self.marked.push(v);
+                    self.stack.pop();
+                    self.next_pred.pop();
                 }
             }
         }
-        true
     }
 
     /// D-mod-K style walk from the source: at each node the minimal-path successors,
@@ -594,13 +711,14 @@ impl<'c> PathFinder<'c> {
     /// digit is divided by |C| after each branch unless `same_digit` (PFSim's variant).
     fn walk_down(
         &self,
+        dag: &SourceDag,
         src: u32,
         dst: u32,
         index: usize,
         by_node: bool,
         same_digit: bool,
-    ) -> Vec<u32> {
-        let mut path = Vec::new();
+        path: &mut Vec<u32>,
+    ) {
         let mut digit = index;
         let mut v = src;
         let mut next: Vec<(u32, u32)> = Vec::new();
@@ -609,7 +727,7 @@ impl<'c> PathFinder<'c> {
             for &e in &self.cluster.out_edges[v as usize] {
                 let w = self.cluster.edges[e as usize].1;
                 if self.on_path[w as usize]
-                    && self.level[w as usize] == self.level[v as usize] + 1
+                    && dag.level[w as usize] == dag.level[v as usize] + 1
                     && !next.iter().any(|&(x, _)| x == w)
                 {
                     next.push((w, e));
@@ -630,7 +748,8 @@ impl<'c> PathFinder<'c> {
                 pick
             };
             // The first edge from v to w, as the enumeration uses.
-            let e = self.pred[w as usize]
+            let e = dag
+                .preds(w)
                 .iter()
                 .find(|p| p.0 == v)
                 .expect("w is a successor of v in the DAG")
@@ -638,21 +757,26 @@ impl<'c> PathFinder<'c> {
             path.push(e);
             v = w;
         }
-        path
     }
 
     /// The cheapest minimal path by the sum (or the maximum) of `bytes` over its edges;
     /// among equal costs the first in enumeration order (predecessor choices from the
     /// destination backwards, earliest first).
-    fn cheapest(&mut self, src: u32, dst: u32, bytes: &[u64], max: bool) -> Vec<u32> {
+    fn cheapest(
+        &mut self,
+        dag: &SourceDag,
+        src: u32,
+        dst: u32,
+        bytes: &[u64],
+        max: bool,
+        out: &mut Vec<u32>,
+    ) {
         let combine = |a: u64, b: u64| if max { a.max(b) } else { a.saturating_add(b) };
         self.best[src as usize] = 0;
-        for i in 1..self.order.len() {
-            let w = self.order[i] as usize;
-            if !self.on_path[w] {
-                continue;
-            }
-            self.best[w] = self.pred[w]
+        for i in 1..self.marked.len() {
+            let w = self.marked[i];
+            self.best[w as usize] = dag
+                .preds(w)
                 .iter()
                 .filter(|p| self.on_path[p.0 as usize])
                 .map(|&(u, e)| combine(self.best[u as usize], bytes[e as usize]))
@@ -664,10 +788,11 @@ impl<'c> PathFinder<'c> {
         // the optimum.
         let target = self.best[dst as usize];
         let mut budget = target;
-        let mut path = Vec::new();
+        let from = out.len();
         let mut v = dst;
         while v != src {
-            let &(u, e) = self.pred[v as usize]
+            let &(u, e) = dag
+                .preds(v)
                 .iter()
                 .find(|&&(u, e)| {
                     self.on_path[u as usize]
@@ -681,35 +806,39 @@ impl<'c> PathFinder<'c> {
             if !max {
                 budget = self.best[u as usize];
             }
-            path.push(e);
+            out.push(e);
             v = u;
         }
-        path.reverse();
-        path
+        out[from..].reverse();
     }
 
     /// A uniformly random minimal path: count the paths into every node, then walk back
     /// from the destination choosing each predecessor with probability proportional to
     /// its count.
-    fn sample(&mut self, src: u32, dst: u32, rng: &mut impl Rng) -> Vec<u32> {
+    fn sample(
+        &mut self,
+        dag: &SourceDag,
+        src: u32,
+        dst: u32,
+        rng: &mut impl Rng,
+        out: &mut Vec<u32>,
+    ) {
         self.count[src as usize] = 1.0;
-        for i in 1..self.order.len() {
-            let w = self.order[i] as usize;
-            if self.on_path[w] {
-                self.count[w] = self.pred[w]
-                    .iter()
-                    .filter(|p| self.on_path[p.0 as usize])
-                    .map(|p| self.count[p.0 as usize])
-                    .sum();
-            }
+        for i in 1..self.marked.len() {
+            let w = self.marked[i];
+            self.count[w as usize] = dag
+                .preds(w)
+                .iter()
+                .filter(|p| self.on_path[p.0 as usize])
+                .map(|p| self.count[p.0 as usize])
+                .sum();
         }
-        let mut path = Vec::new();
+        let from = out.len();
         let mut v = dst;
         while v != src {
-            let preds = &self.pred[v as usize];
             let mut x = rng.gen::<f64>() * self.count[v as usize];
             let mut chosen = None;
-            for &(u, e) in preds.iter().filter(|p| self.on_path[p.0 as usize]) {
+            for &(u, e) in dag.preds(v).iter().filter(|p| self.on_path[p.0 as usize]) {
                 chosen = Some((u, e));
                 x -= self.count[u as usize];
                 if x < 0.0 {
@@ -717,11 +846,10 @@ impl<'c> PathFinder<'c> {
                 }
             }
             let (u, e) = chosen.expect("a reached node has a predecessor");
-            path.push(e);
+            out.push(e);
             v = u;
         }
-        path.reverse();
-        path
+        out[from..].reverse();
     }
 }
 
@@ -734,14 +862,9 @@ pub fn is_network_link(cluster: &Cluster, e: u32) -> bool {
 
 /// Removes a finished job's traffic: `routes` and `pairs` as [`route_job`] returned and
 /// took them. O(Σ route lengths).
-pub fn unroute_job(
-    cluster: &Cluster,
-    pairs: &HostPairs,
-    routes: &[Vec<u32>],
-    loads: &mut LinkLoads,
-) {
-    for (&(_, _, bytes, flows), path) in pairs.pairs.iter().zip(routes) {
-        for &e in path {
+pub fn unroute_job(cluster: &Cluster, pairs: &HostPairs, routes: &Routes, loads: &mut LinkLoads) {
+    for (i, &(_, _, bytes, flows)) in pairs.pairs.iter().enumerate() {
+        for &e in routes.path(i) {
             if is_network_link(cluster, e) {
                 loads.bytes[e as usize] -= bytes;
                 loads.flows[e as usize] -= flows;
@@ -751,9 +874,16 @@ pub fn unroute_job(
 }
 
 /// Per node: its rank in the lexicographic order of node names (PFSim sorts string ids).
+///
+/// Names that are all integers (PFSim's generated topologies) sort numerically, as
+/// Python sorts int ids; otherwise lexicographically ("core10" before "core2").
 fn name_rank(cluster: &Cluster) -> Vec<u32> {
     let mut order: Vec<u32> = (0..cluster.names.len() as u32).collect();
-    order.sort_by(|&a, &b| cluster.names[a as usize].cmp(&cluster.names[b as usize]));
+    let numbers: Option<Vec<u64>> = cluster.names.iter().map(|n| n.parse().ok()).collect();
+    match numbers {
+        Some(ids) => order.sort_by_key(|&v| ids[v as usize]),
+        None => order.sort_by(|&a, &b| cluster.names[a as usize].cmp(&cluster.names[b as usize])),
+    }
     let mut rank = vec![0; order.len()];
     for (r, &v) in order.iter().enumerate() {
         rank[v as usize] = r as u32;

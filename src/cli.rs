@@ -64,6 +64,53 @@ pub enum Command {
     /// report the link loads for every combination of node selection, process placement
     /// and routing asked for.
     Traffic(TrafficArgs),
+    /// Run a PFSim-style scenario (YAML): jobs arrive, queue (FCFS), are placed and routed
+    /// when they start and leave when they end; report link loads over time, waiting and
+    /// response times for every combination of the listed algorithms.
+    Jobs(JobsArgs),
+}
+
+/// Flags of `orcs jobs`.
+#[derive(Debug, Args)]
+pub struct JobsArgs {
+    /// The scenario file (PFSim's YAML schema; paths inside are relative to it).
+    #[arg(verbatim_doc_comment, value_name = "SCENARIO")]
+    pub scenario: String,
+    /// Seed of every random stream (default: the scenario's `seed` key, else 0).
+    #[arg(verbatim_doc_comment, long = "seed", value_name = "SEED")]
+    pub seed: Option<u64>,
+    /// Also write each run's result.txt and one CSV per metric into DIR/<run id>/.
+    #[arg(verbatim_doc_comment, short = 'o', long = "output", value_name = "DIR")]
+    pub output: Option<String>,
+    /// Format of the summary on standard output: text, json or csv.
+    #[arg(
+        verbatim_doc_comment,
+        long = "format",
+        value_name = "FORMAT",
+        default_value = "text"
+    )]
+    pub format: String,
+    /// Reproduce PFSim's quirks: at most one queued job starts per job end, and the last sample of each time series is dropped.
+    #[arg(verbatim_doc_comment, long = "pfsim-compat")]
+    pub pfsim_compat: bool,
+    /// Number of worker threads (default: all cores); runs are independent and the output does not depend on it.
+    #[arg(verbatim_doc_comment, short = 'j', long = "threads", value_name = "N")]
+    pub threads: Option<usize>,
+    /// Print no progress on standard error.
+    #[arg(verbatim_doc_comment, short = 'q', long = "quiet")]
+    pub quiet: bool,
+}
+
+/// A validated `orcs jobs` request.
+#[derive(Debug)]
+pub struct JobsPlan {
+    pub scenario: String,
+    pub seed: Option<u64>,
+    pub output: Option<String>,
+    pub format: Format,
+    pub pfsim_compat: bool,
+    pub threads: Option<usize>,
+    pub quiet: bool,
 }
 
 /// Flags of `orcs traffic`.
@@ -742,6 +789,8 @@ pub enum Plan {
     Traffic(TrafficPlan),
     /// Simulate a traffic matrix with the Monte Carlo engine.
     Matrix(Box<MatrixPlan>),
+    /// Run a job scenario.
+    Jobs(JobsPlan),
 }
 
 /// A validated simulation request. Fabric-dependent checks (sizes) happen after loading.
@@ -957,6 +1006,25 @@ impl Cli {
                     matrix: t.matrix,
                     seed: t.seed,
                     links: t.links,
+                }));
+            }
+            Some(Command::Jobs(j)) => {
+                if j.threads == Some(0) {
+                    bail!("--threads must be at least 1");
+                }
+                let format = match resolve("--format", &j.format, &["text", "json", "csv"])? {
+                    "json" => Format::Json,
+                    "csv" => Format::Csv,
+                    _ => Format::Text,
+                };
+                return Ok(Plan::Jobs(JobsPlan {
+                    scenario: j.scenario,
+                    seed: j.seed,
+                    output: j.output,
+                    format,
+                    pfsim_compat: j.pfsim_compat,
+                    threads: j.threads,
+                    quiet: j.quiet,
                 }));
             }
             Some(Command::Report(r)) => {

@@ -17,6 +17,7 @@ pub mod gen;
 pub mod html;
 pub mod ib;
 pub mod input;
+pub mod jobs;
 pub mod map;
 pub mod mapping;
 pub mod metric;

@@ -5,8 +5,8 @@ mod cli;
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use cli::{
-    CheckPlan, Cli, ConvertPlan, FabricFormat, Format, GenPlan, MapPlan, MatrixPlan, Plan,
-    PlotPlan, Renderer, ReportPlan, SimPlan, TrafficPlan,
+    CheckPlan, Cli, ConvertPlan, FabricFormat, Format, GenPlan, JobsPlan, MapPlan, MatrixPlan,
+    Plan, PlotPlan, Renderer, ReportPlan, SimPlan, TrafficPlan,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use orcs::deadlock::check_deadlock;
@@ -64,6 +64,7 @@ fn run(plan: Plan) -> Result<ExitCode> {
         Plan::Report(report) => run_report(&report),
         Plan::Traffic(traffic) => run_traffic(&traffic),
         Plan::Matrix(matrix) => run_matrix(&matrix),
+        Plan::Jobs(jobs) => run_jobs(&jobs),
         Plan::PatternHelp(usage) => {
             println!("{usage}");
             Ok(ExitCode::SUCCESS)
@@ -699,6 +700,96 @@ fn run_matrix(plan: &MatrixPlan) -> Result<ExitCode> {
     if let Target::File(f) = &mut target {
         f.flush()?;
     }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `orcs jobs`: every run of a scenario, in parallel; the summary, and the run folders.
+fn run_jobs(plan: &JobsPlan) -> Result<ExitCode> {
+    use orcs::jobs::{build_topology, read_scenario, simulate_run, JobsConfig};
+    use orcs::report::jobs::{jobs_csv, jobs_json, jobs_text, run_files, RunReport};
+    use rayon::prelude::*;
+    init_threads(plan.threads)?;
+    let scenario = read_scenario(&plan.scenario)?;
+    let config = JobsConfig {
+        seed: plan.seed.or(scenario.seed).unwrap_or(0),
+        pfsim_compat: plan.pfsim_compat,
+    };
+    let clusters = scenario
+        .topologies
+        .iter()
+        .map(|(label, spec)| {
+            build_topology(spec)
+                .map_err(|e| anyhow::anyhow!("{}: topology {label}: {e}", plan.scenario))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    // Each trace is read once, whatever the number of streams and runs naming it.
+    let mut read: Vec<(String, orcs::traffic::TrafficMatrix)> = Vec::new();
+    for job in &scenario.jobs {
+        if !read.iter().any(|(p, _)| *p == job.trace) {
+            read.push((job.trace.clone(), orcs::traffic::read_traffic(&job.trace)?));
+        }
+    }
+    let matrices: Vec<&orcs::traffic::TrafficMatrix> = scenario
+        .jobs
+        .iter()
+        .map(|j| {
+            &read
+                .iter()
+                .find(|(p, _)| *p == j.trace)
+                .expect("read above")
+                .1
+        })
+        .collect();
+    if let Some(dir) = &plan.output {
+        std::fs::create_dir_all(dir).with_context(|| format!("--output: cannot create '{dir}'"))?;
+    }
+    let runs = scenario.runs();
+    let bar = progress_bar(runs.len() as u64, plan.quiet);
+    let results = runs
+        .par_iter()
+        .map(|run| {
+            let r = simulate_run(&scenario, run, &clusters[run.topology], &matrices, config)
+                .with_context(|| {
+                    format!(
+                        "{}: run {} ({}, {}, {}, {})",
+                        plan.scenario,
+                        run.id,
+                        scenario.topologies[run.topology].0,
+                        run.selector,
+                        run.mapper,
+                        run.router
+                    )
+                });
+            bar.inc(1);
+            r
+        })
+        .collect::<Result<Vec<_>>>()?;
+    bar.finish_and_clear();
+    let reports: Vec<RunReport> = runs
+        .iter()
+        .zip(&results)
+        .map(|(spec, result)| RunReport::new(spec, result, scenario.duration, config.pfsim_compat))
+        .collect();
+    if let Some(dir) = &plan.output {
+        for r in &reports {
+            let folder = std::path::Path::new(dir).join(r.spec.id.to_string());
+            std::fs::create_dir_all(&folder)
+                .with_context(|| format!("cannot create '{}'", folder.display()))?;
+            for (name, text) in run_files(&scenario, r, config.pfsim_compat) {
+                let path = folder.join(name);
+                std::fs::write(&path, text)
+                    .with_context(|| format!("cannot write '{}'", path.display()))?;
+            }
+        }
+    }
+    let doc = match plan.format {
+        Format::Text => jobs_text(&scenario, config.seed, &reports),
+        Format::Json => jobs_json(&scenario, config.seed, config.pfsim_compat, &reports),
+        Format::Csv => jobs_csv(&scenario, &reports),
+    };
+    let mut out = io::stdout().lock();
+    out.write_all(doc.as_bytes())?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }

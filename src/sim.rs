@@ -21,6 +21,12 @@ pub enum Stream {
     Subset,
     /// Run number i: its rank shuffle and random pattern levels.
     Run(u64),
+    /// A job scenario's arrival and run-time draws, per stream index.
+    Jobs(u64),
+    /// A job scenario's host selections, per stream index.
+    Selection(u64),
+    /// A job scenario's random routing, per run.
+    Routing(u64),
 }
 
 /// The generator for one stream: SplitMix64-style mixing of (seed, stream) into the
@@ -29,6 +35,9 @@ pub fn stream_rng(seed: u64, stream: Stream) -> Xoshiro256PlusPlus {
     let (tag, index) = match stream {
         Stream::Subset => (1u64, 0u64),
         Stream::Run(i) => (2u64, i),
+        Stream::Jobs(i) => (3u64, i),
+        Stream::Selection(i) => (4u64, i),
+        Stream::Routing(i) => (5u64, i),
     };
     let mixed = mix64(mix64(seed ^ tag.wrapping_mul(0xD6E8_FEB8_6659_FD93)).wrapping_add(index));
     Xoshiro256PlusPlus::seed_from_u64(mixed)

@@ -359,7 +359,7 @@ fn path_router_path(cluster: &Cluster, router: PathRouter, s: u32, d: u32) -> Ve
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(0);
     let routes = route_job(cluster, &pairs, router, &mut loads, &mut rng).expect("routable");
     let mut path = vec![cluster.hosts[s as usize]];
-    path.extend(routes[0].iter().map(|&e| cluster.edges[e as usize].1));
+    path.extend(routes.path(0).iter().map(|&e| cluster.edges[e as usize].1));
     path
 }
 

@@ -2,6 +2,7 @@
 //! and the get_cable_cong congestion map as dot. Exporters only format; they never compute
 //! anything the simulation did not.
 
+pub mod jobs;
 pub mod matrix;
 
 use crate::fabric::write::write_dot;
