@@ -16,6 +16,7 @@ fn every_flag_has_sentence_help_and_value_names() {
         &["plot"][..],
         &["report"][..],
         &["traffic"][..],
+        &["jobs"][..],
     ] {
         let mut args: Vec<&str> = sub.to_vec();
         args.push("--help");

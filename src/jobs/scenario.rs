@@ -314,7 +314,12 @@ pub fn parse_scenario(text: &str, path: &str) -> Result<Scenario, ScenarioError>
         values
             .into_vec()
             .into_iter()
-            .map(|v| map(&v).ok_or_else(|| err(&v, format!("unknown {what} '{v}'"))))
+            .map(|v| {
+                map(&v).ok_or_else(|| {
+                    let (noun, expected) = what.split_once(" (").unwrap_or((what, ""));
+                    err(&v, format!("unknown {noun} '{v}' ({expected}"))
+                })
+            })
             .collect()
     }
     let schedulers = list(
