@@ -83,6 +83,7 @@ fn every_flag_has_sentence_help_and_value_names() {
                 "--switches-only",
                 "--hosts",
                 "--no-legend",
+                "--pfsim-compat",
             ]
             .iter()
             .any(|f| head.contains(f));
