@@ -180,17 +180,18 @@ fn bench_traffic(c: &mut Criterion) {
     };
     use rand::SeedableRng;
     let root = env!("CARGO_MANIFEST_DIR");
-    let data = format!("{root}/../shared/traces/pfsim");
-    let Ok(cluster) =
-        orcs::traffic::read_cluster_graphml(&format!("{data}/topologies/milk.graphml"))
-    else {
-        return;
-    };
+    let cluster = orcs::traffic::read_cluster_graphml(&format!("{root}/topologies/milk.graphml"))
+        .expect("bundled cluster");
     let mut group = c.benchmark_group("traffic");
     group.sample_size(20);
-    for trace in ["cg-c-128", "ft-c-128"] {
-        let matrix =
-            orcs::traffic::read_traffic(&format!("{data}/traces/{trace}.tar.gz")).expect("trace");
+    let shared_ft = format!("{root}/../shared/traces/pfsim/traces/ft-c-128.tar.gz");
+    for (trace, path) in [
+        ("cg-c-128", format!("{root}/patterns/cg-c-128.tar.gz")),
+        ("ft-c-128", shared_ft),
+    ] {
+        let Ok(matrix) = orcs::traffic::read_traffic(&path) else {
+            continue;
+        };
         for router in [PathRouter::PfsimDmodk, PathRouter::GreedyMax] {
             group.bench_function(format!("milk/{trace}/{router}"), |b| {
                 b.iter(|| {
@@ -207,6 +208,70 @@ fn bench_traffic(c: &mut Criterion) {
                 })
             });
         }
+    }
+    group.finish();
+}
+
+/// Whole scenarios, every run one after the other on one thread: PFSim's `cg.yml` (12
+/// runs on milk; PFSim: 3.75 s of CPU) and a 512-host three-level XGFT with D-mod-K and
+/// greedy-max (2 runs to time 50; PFSim: 126 s).
+fn bench_jobs(c: &mut Criterion) {
+    use orcs::jobs::{build_topology, parse_scenario, simulate_run, JobsConfig};
+    let root = env!("CARGO_MANIFEST_DIR");
+    let algorithms = |selectors: &str, mappers: &str, routers: &str| {
+        format!(
+            "algorithms:\n  scheduler: [pfsim.scheduler.FCFSScheduler]\n  host_selector: [{selectors}]\n  process_mapper: [{mappers}]\n  router: [{routers}]\n"
+        )
+    };
+    let jobs = |submit: f64| {
+        format!(
+            "jobs:\n  - submit: {{distribution: pfsim.math.ExponentialDistribution, params: {{lambd: {submit}}}}}\n    duration: {{distribution: pfsim.math.ExponentialDistribution, params: {{lambd: 0.2}}}}\n    trace: {root}/patterns/cg-c-128.tar.gz\n"
+        )
+    };
+    let cases = [
+        (
+            "cg.yml/milk/12-runs",
+            format!(
+                "duration: 1000.0\ntopology:\n  - kind: pfsim.topology.FileTopology\n    params: {{path: {root}/topologies/milk.graphml}}\n{}{}",
+                algorithms(
+                    "pfsim.host_selector.LinearHostSelector, pfsim.host_selector.RandomHostSelector",
+                    "pfsim.process_mapper.LinearProcessMapper, pfsim.process_mapper.CyclicProcessMapper",
+                    "pfsim.router.DmodKRouter, pfsim.router.GreedyRouter, pfsim.router.GreedyRouter2"
+                ),
+                jobs(0.1)
+            ),
+        ),
+        (
+            "xgft-8x8x8/2-runs",
+            format!(
+                "duration: 50\ntopology:\n  - kind: pfsim.topology.XGFTTopology\n    params: {{h: 3, m: [8, 8, 8], w: [1, 8, 8]}}\n{}{}",
+                algorithms(
+                    "pfsim.host_selector.LinearHostSelector",
+                    "pfsim.process_mapper.LinearProcessMapper",
+                    "pfsim.router.DmodKRouter, pfsim.router.GreedyRouter2"
+                ),
+                jobs(1.0)
+            ),
+        ),
+    ];
+    let mut group = c.benchmark_group("jobs");
+    group.sample_size(10);
+    for (name, text) in cases {
+        let scenario = parse_scenario(&text, "bench.yml").expect("scenario");
+        let cluster = build_topology(&scenario.topologies[0].1).expect("topology");
+        let matrix = orcs::traffic::read_traffic(&scenario.jobs[0].trace).expect("trace");
+        let runs = scenario.runs();
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                runs.iter()
+                    .map(|run| {
+                        simulate_run(&scenario, run, &cluster, &[&matrix], JobsConfig::default())
+                            .expect("runs")
+                            .finished
+                    })
+                    .sum::<u64>()
+            })
+        });
     }
     group.finish();
 }
@@ -239,6 +304,7 @@ criterion_group!(
     bench_load,
     bench_cache,
     bench_traffic,
+    bench_jobs,
     bench_parse
 );
 criterion_main!(benches);
