@@ -301,3 +301,23 @@ fn scenario_errors_name_the_file_and_line() {
     std::fs::remove_file(dir.path().join("a.csv")).unwrap();
     orcs(&["jobs", s.to_str().unwrap()]).fails_with(1, &["a.csv"]);
 }
+
+#[test]
+fn readme_scenario_example_runs() {
+    // The annotated scenario in the README, with its cluster and traces beside it.
+    let readme = std::fs::read_to_string(repo("README.md")).unwrap();
+    let start = readme.find("```yaml\nduration:").expect("the README's scenario") + 8;
+    let text = &readme[start..start + readme[start..].find("```").unwrap()];
+    let dir = folder(&[("s.yml", &text.replace("cluster.graphml", "milk.graphml"))]);
+    for (from, to) in [
+        ("topologies/milk.graphml", "milk.graphml"),
+        ("patterns/cg-c-128.tar.gz", "cg-c-128.tar.gz"),
+        ("patterns/milc-128.tar.gz", "milc-128.tar.gz"),
+    ] {
+        std::fs::copy(repo(from), dir.path().join(to)).unwrap();
+    }
+    let (_, doc) = run_json(dir.path(), &[]);
+    // 1 topology × 1 scheduler × 2 selectors × 2 mappers × 2 routers.
+    assert_eq!(doc["runs"].as_array().unwrap().len(), 8);
+    assert_eq!(doc["seed"], 1);
+}
