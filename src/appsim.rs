@@ -653,11 +653,9 @@ impl<'c> PathFinder<'c> {
         } else {
             self.mark(&dag, dst);
             match router {
-                PathRouter::Dmodk => self.walk_down(&dag, src, dst, hd as usize, true, false, out),
-                PathRouter::Smodk => self.walk_down(&dag, src, dst, hs as usize, true, false, out),
-                PathRouter::PfsimDmodk => {
-                    self.walk_down(&dag, src, dst, hd as usize, false, true, out)
-                }
+                PathRouter::Dmodk => self.walk_down(&dag, src, dst, hd as usize, false, out),
+                PathRouter::Smodk => self.walk_down(&dag, src, dst, hs as usize, false, out),
+                PathRouter::PfsimDmodk => self.walk_down(&dag, src, dst, hd as usize, true, out),
                 PathRouter::Greedy => self.cheapest(&dag, src, dst, bytes, false, out),
                 PathRouter::GreedyMax => self.cheapest(&dag, src, dst, bytes, true, out),
                 PathRouter::Random => self.sample(&dag, src, dst, rng, out),
@@ -707,16 +705,15 @@ impl<'c> PathFinder<'c> {
     }
 
     /// D-mod-K style walk from the source: at each node the minimal-path successors,
-    /// sorted by node order (or by name for PFSim), and the choice `digit mod |C|`; the
-    /// digit is divided by |C| after each branch unless `same_digit` (PFSim's variant).
+    /// sorted by node order, and the choice `digit mod |C|`, the digit divided by |C|
+    /// after each branch; PFSim's variant (`pfsim`) sorts by name and keeps the digit.
     fn walk_down(
         &self,
         dag: &SourceDag,
         src: u32,
         dst: u32,
         index: usize,
-        by_node: bool,
-        same_digit: bool,
+        pfsim: bool,
         path: &mut Vec<u32>,
     ) {
         let mut digit = index;
@@ -733,16 +730,16 @@ impl<'c> PathFinder<'c> {
                     next.push((w, e));
                 }
             }
-            if by_node {
-                next.sort_unstable_by_key(|&(w, _)| w);
-            } else {
+            if pfsim {
                 next.sort_unstable_by_key(|&(w, _)| self.name_rank[w as usize]);
+            } else {
+                next.sort_unstable_by_key(|&(w, _)| w);
             }
             let (w, _) = if next.len() == 1 {
                 next[0]
             } else {
                 let pick = next[digit % next.len()];
-                if !same_digit {
+                if !pfsim {
                     digit /= next.len();
                 }
                 pick

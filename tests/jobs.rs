@@ -306,7 +306,10 @@ fn scenario_errors_name_the_file_and_line() {
 fn readme_scenario_example_runs() {
     // The annotated scenario in the README, with its cluster and traces beside it.
     let readme = std::fs::read_to_string(repo("README.md")).unwrap();
-    let start = readme.find("```yaml\nduration:").expect("the README's scenario") + 8;
+    let start = readme
+        .find("```yaml\nduration:")
+        .expect("the README's scenario")
+        + 8;
     let text = &readme[start..start + readme[start..].find("```").unwrap()];
     let dir = folder(&[("s.yml", &text.replace("cluster.graphml", "milk.graphml"))]);
     for (from, to) in [

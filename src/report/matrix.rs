@@ -280,14 +280,14 @@ pub fn matrix_links_csv(fabric: &Fabric, capacity: &[f64], runs: u64, l: &Weight
         "edge_id,tail,head,key,capacity,bytes,mean_bytes,max_bytes,flows,max_flows,bottleneck_runs,bottleneck_share\n",
     );
     let runs_f = runs.max(1) as f64;
-    for e in 0..fabric.num_edges() {
+    for (e, cap) in capacity.iter().enumerate().take(fabric.num_edges()) {
         let _ = writeln!(
             s,
             "{e},{},{},{},{},{},{},{},{},{},{},{}",
             csv_field(&fabric.node_names[fabric.edge_tail[e] as usize]),
             csv_field(&fabric.node_names[fabric.edge_head[e] as usize]),
             csv_field(fabric.edge_keys[e].as_deref().unwrap_or("")),
-            capacity[e],
+            cap,
             l.bytes[e],
             l.bytes[e] as f64 / runs_f,
             l.max_bytes[e],
