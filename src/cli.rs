@@ -68,6 +68,59 @@ pub enum Command {
     /// when they start and leave when they end; report link loads over time, waiting and
     /// response times for every combination of the listed algorithms.
     Jobs(JobsArgs),
+    /// Run a batch of simulations from a TOML plan (fabrics × patterns × sizes × metrics)
+    /// into checksummed JSON lines that a restarted scan completes; shard it over a
+    /// cluster and merge the parts.
+    Scan(ScanArgs),
+}
+
+/// Flags of `orcs scan`.
+#[derive(Debug, Args)]
+pub struct ScanArgs {
+    /// The plan (TOML; the README shows its keys). Not used with --merge.
+    #[arg(verbatim_doc_comment, value_name = "PLAN")]
+    pub plan: Option<String>,
+    /// The results file (JSON lines), appended to and resumed (default: the plan's name with .jsonl).
+    #[arg(
+        verbatim_doc_comment,
+        short = 'o',
+        long = "output",
+        value_name = "FILE"
+    )]
+    pub output: Option<String>,
+    /// The CSV summary written at the end (default: the results file's name with .csv).
+    #[arg(verbatim_doc_comment, long = "csv", value_name = "FILE")]
+    pub csv: Option<String>,
+    /// Print the cells, which are already done and an estimate of the time left, then exit.
+    #[arg(verbatim_doc_comment, long = "dry-run")]
+    pub dry_run: bool,
+    /// Run only shard I of N (1-based): every N-th cell from the I-th, for job arrays.
+    #[arg(verbatim_doc_comment, long = "shard", value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Merge these results files (shards) into --output instead of running a plan.
+    #[arg(verbatim_doc_comment, long = "merge", value_name = "FILE", num_args = 1..)]
+    pub merge: Vec<String>,
+    /// Number of worker threads (default: all cores); results do not depend on it.
+    #[arg(verbatim_doc_comment, short = 'j', long = "threads", value_name = "N")]
+    pub threads: Option<usize>,
+    /// Print no progress or summary on standard error.
+    #[arg(verbatim_doc_comment, short = 'q', long = "quiet")]
+    pub quiet: bool,
+}
+
+/// A validated `orcs scan` request.
+#[derive(Debug)]
+pub struct ScanPlan {
+    /// The plan file, or None when merging.
+    pub plan: Option<String>,
+    pub output: String,
+    pub csv: String,
+    pub dry_run: bool,
+    /// (I, N), 1-based.
+    pub shard: Option<(usize, usize)>,
+    pub merge: Vec<String>,
+    pub threads: Option<usize>,
+    pub quiet: bool,
 }
 
 /// Flags of `orcs jobs`.
@@ -791,6 +844,8 @@ pub enum Plan {
     Matrix(Box<MatrixPlan>),
     /// Run a job scenario.
     Jobs(JobsPlan),
+    /// Run, resume or merge a batch scan.
+    Scan(ScanPlan),
 }
 
 /// A validated simulation request. Fabric-dependent checks (sizes) happen after loading.
@@ -1025,6 +1080,58 @@ impl Cli {
                     pfsim_compat: j.pfsim_compat,
                     threads: j.threads,
                     quiet: j.quiet,
+                }));
+            }
+            Some(Command::Scan(a)) => {
+                if a.threads == Some(0) {
+                    bail!("--threads must be at least 1");
+                }
+                let shard = match &a.shard {
+                    None => None,
+                    Some(text) => {
+                        let parsed = text
+                            .split_once('/')
+                            .and_then(|(i, n)| {
+                                Some((i.parse::<usize>().ok()?, n.parse::<usize>().ok()?))
+                            })
+                            .filter(|&(i, n)| n >= 1 && (1..=n).contains(&i));
+                        match parsed {
+                            Some(p) => Some(p),
+                            None => {
+                                bail!("--shard '{text}': expected I/N with 1 <= I <= N, e.g. 2/8")
+                            }
+                        }
+                    }
+                };
+                let output = match (&a.output, &a.plan) {
+                    (Some(o), _) => o.clone(),
+                    (None, Some(p)) if a.merge.is_empty() => {
+                        let base = p.strip_suffix(".toml").unwrap_or(p);
+                        match shard {
+                            Some((i, n)) => format!("{base}.{i}of{n}.jsonl"),
+                            None => format!("{base}.jsonl"),
+                        }
+                    }
+                    _ => bail!("--merge needs -o/--output FILE for the merged results"),
+                };
+                if !a.merge.is_empty() && (a.plan.is_some() || a.dry_run || shard.is_some()) {
+                    bail!("--merge combines results files; it takes no plan, --dry-run or --shard");
+                }
+                if a.merge.is_empty() && a.plan.is_none() {
+                    bail!("orcs scan needs a PLAN file (or --merge FILES -o OUT)");
+                }
+                let csv = a.csv.clone().unwrap_or_else(|| {
+                    format!("{}.csv", output.strip_suffix(".jsonl").unwrap_or(&output))
+                });
+                return Ok(Plan::Scan(ScanPlan {
+                    plan: a.plan,
+                    output,
+                    csv,
+                    dry_run: a.dry_run,
+                    shard,
+                    merge: a.merge,
+                    threads: a.threads,
+                    quiet: a.quiet,
                 }));
             }
             Some(Command::Report(r)) => {

@@ -26,6 +26,7 @@ pub mod plot;
 pub mod report;
 pub mod results;
 pub mod routing;
+pub mod scan;
 pub mod sim;
 #[cfg(test)]
 mod test_support;

@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use clap::Parser;
 use cli::{
     CheckPlan, Cli, ConvertPlan, FabricFormat, Format, GenPlan, JobsPlan, MapPlan, MatrixPlan,
-    Plan, PlotPlan, Renderer, ReportPlan, SimPlan, TrafficPlan,
+    Plan, PlotPlan, Renderer, ReportPlan, ScanPlan, SimPlan, TrafficPlan,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use orcs::deadlock::check_deadlock;
@@ -65,6 +65,7 @@ fn run(plan: Plan) -> Result<ExitCode> {
         Plan::Traffic(traffic) => run_traffic(&traffic),
         Plan::Matrix(matrix) => run_matrix(&matrix),
         Plan::Jobs(jobs) => run_jobs(&jobs),
+        Plan::Scan(scan) => run_scan(&scan),
         Plan::PatternHelp(usage) => {
             println!("{usage}");
             Ok(ExitCode::SUCCESS)
@@ -702,6 +703,210 @@ fn run_matrix(plan: &MatrixPlan) -> Result<ExitCode> {
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `orcs scan`: run the plan's missing cells (appending each record whole and synced),
+/// or merge results files; then the CSV summary.
+fn run_scan(plan: &ScanPlan) -> Result<ExitCode> {
+    use orcs::scan::{merge, read_plan, read_results, record_key, run_cell, seal, summary_csv};
+    use rayon::prelude::*;
+    use std::sync::Mutex;
+    init_threads(plan.threads)?;
+    let write_whole = |path: &str, text: &str| -> Result<()> {
+        let partial = format!("{path}.partial");
+        std::fs::write(&partial, text).with_context(|| format!("cannot write '{partial}'"))?;
+        std::fs::rename(&partial, path).with_context(|| format!("cannot write '{path}'"))?;
+        Ok(())
+    };
+    if !plan.merge.is_empty() {
+        let mut all = Vec::new();
+        for path in &plan.merge {
+            let (records, valid) = read_results(path)?;
+            let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+            if valid < len && !plan.quiet {
+                eprintln!("orcs: warning: {path}: its last line is cut short (an interrupted scan); left out");
+            }
+            all.extend(records);
+        }
+        let merged = merge(all);
+        let text: String = merged.iter().map(seal).collect();
+        write_whole(&plan.output, &text)?;
+        write_whole(&plan.csv, &summary_csv(&merged))?;
+        if !plan.quiet {
+            eprintln!(
+                "orcs: {} records from {} files into {} and {}",
+                merged.len(),
+                plan.merge.len(),
+                plan.output,
+                plan.csv
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let plan_path = plan
+        .plan
+        .as_deref()
+        .expect("validated: a plan without --merge");
+    let scan = read_plan(plan_path)?;
+    let cells: Vec<&orcs::scan::Cell> = match plan.shard {
+        Some((i, n)) => scan.shard(i, n),
+        None => scan.cells.iter().collect(),
+    };
+    let (existing, valid) = read_results(&plan.output)?;
+    let done: std::collections::HashSet<String> = existing
+        .iter()
+        .filter_map(|r| record_key(r).map(str::to_string))
+        .collect();
+    let pending: Vec<&orcs::scan::Cell> = cells
+        .iter()
+        .copied()
+        .filter(|c| !done.contains(&scan.key(c)))
+        .collect();
+    // Fabrics are loaded once, and only those a pending cell needs.
+    let mut needed: Vec<usize> = pending.iter().map(|c| c.fabric).collect();
+    needed.sort_unstable();
+    needed.dedup();
+    let cache_dir = format!(
+        "{}.cache",
+        plan.output.strip_suffix(".jsonl").unwrap_or(&plan.output)
+    );
+    let mut fabrics: Vec<Option<LoadedFabric>> = (0..scan.fabrics.len()).map(|_| None).collect();
+    for &f in &needed {
+        fabrics[f] = Some(load_scan_fabric(&scan.fabrics[f], &cache_dir, plan.quiet)?);
+    }
+    if plan.dry_run {
+        let mut out = io::stdout().lock();
+        writeln!(
+            out,
+            "{:>5}  {:<40} {:<12} {:<10} {:>8} {:<14} {:>6} {:>12}",
+            "cell", "fabric", "pattern", "arg", "commsize", "metric", "done", "estimate s"
+        )?;
+        let mut total = 0.0;
+        for c in &cells {
+            let is_done = done.contains(&scan.key(c));
+            // Time a few runs of the cell and scale to the plan's run count.
+            let estimate = if is_done {
+                0.0
+            } else {
+                let sample = orcs::scan::Plan {
+                    runs: scan.runs.min(8),
+                    ..scan.clone()
+                };
+                let loaded = fabrics[c.fabric].as_ref().expect("loaded above");
+                let started = Instant::now();
+                let _ = run_cell(&sample, c, loaded, &|_| {});
+                started.elapsed().as_secs_f64() * scan.runs as f64 / sample.runs as f64
+            };
+            total += estimate;
+            writeln!(
+                out,
+                "{:>5}  {:<40} {:<12} {:<10} {:>8} {:<14} {:>6} {:>12.2}",
+                c.index,
+                scan.fabrics[c.fabric].label(),
+                c.pattern,
+                c.arg.as_deref().unwrap_or("-"),
+                c.commsize,
+                c.metric.name(),
+                if is_done { "yes" } else { "no" },
+                estimate
+            )?;
+        }
+        writeln!(
+            out,
+            "{} cells, {} done, {} to run; estimated {:.1} s on {} threads",
+            cells.len(),
+            cells.len() - pending.len(),
+            pending.len(),
+            total,
+            rayon::current_num_threads()
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    // Drop a record cut short by a crash, then append.
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&plan.output)
+        .with_context(|| format!("cannot open results file '{}'", plan.output))?;
+    file.set_len(valid)
+        .with_context(|| format!("cannot truncate '{}'", plan.output))?;
+    let file = Mutex::new(file);
+    let bar = progress_bar(pending.len() as u64 * scan.runs, plan.quiet);
+    pending.par_iter().try_for_each(|cell| -> Result<()> {
+        let loaded = fabrics[cell.fabric].as_ref().expect("loaded above");
+        let record = run_cell(&scan, cell, loaded, &|n| bar.inc(n));
+        let line = seal(&record);
+        let mut f = file.lock().unwrap_or_else(|e| e.into_inner());
+        f.write_all(line.as_bytes())
+            .and_then(|()| f.sync_data())
+            .with_context(|| format!("cannot append to '{}'", plan.output))
+    })?;
+    bar.finish_and_clear();
+    let (records, _) = read_results(&plan.output)?;
+    let errors = records.iter().filter(|r| r.get("error").is_some()).count();
+    write_whole(&plan.csv, &summary_csv(&merge(records)))?;
+    if !plan.quiet {
+        eprintln!(
+            "orcs: {} cells run, {} were done already; results in {}, summary in {}",
+            pending.len(),
+            cells.len() - pending.len(),
+            plan.output,
+            plan.csv
+        );
+    }
+    if errors > 0 {
+        eprintln!("orcs: warning: {errors} cells could not run; their records carry the error");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A scan's fabric: a file as `-i` reads it, or a generated fabric, routed once and kept
+/// as a binary cache in `cache_dir` so a resumed scan does not route it again.
+fn load_scan_fabric(
+    source: &orcs::scan::FabricSource,
+    cache_dir: &str,
+    quiet: bool,
+) -> Result<LoadedFabric> {
+    use orcs::scan::FabricSource;
+    match source {
+        FabricSource::File(path) => load(
+            &InputSpec {
+                path: path.clone(),
+                ..Default::default()
+            },
+            quiet,
+        ),
+        FabricSource::Gen { spec, routing } => {
+            let label = source.label();
+            let cached = format!(
+                "{cache_dir}/{:08x}.orcsfab",
+                crc32fast::hash(label.as_bytes())
+            );
+            if let Ok(f) = File::open(&cached) {
+                if let Ok(loaded) = cache::read_cache(&mut std::io::BufReader::new(f)) {
+                    return Ok(loaded);
+                }
+            }
+            let generated = orcs::gen::topology::generate(spec)?;
+            let (table, _) = orcs::gen::route_generated(&generated, routing.as_deref(), None, 0)?;
+            let mut loaded = LoadedFabric::new(generated.fabric, table);
+            loaded.fabric.edge_comments = orcs::fabric::EdgeComments::default();
+            let hosts: Vec<u32> = (0..loaded.fabric.num_hosts() as u32).collect();
+            let check = check_routes(&loaded.fabric, &loaded.table, &hosts);
+            loaded.routes = Some(RouteSummary::of(&check));
+            std::fs::create_dir_all(cache_dir)
+                .with_context(|| format!("cannot create '{cache_dir}'"))?;
+            let partial = format!("{cached}.partial");
+            let mut out = BufWriter::new(
+                File::create(&partial).with_context(|| format!("cannot create '{partial}'"))?,
+            );
+            cache::write_cache(&mut out, &loaded)?;
+            out.flush()?;
+            drop(out);
+            std::fs::rename(&partial, &cached)?;
+            Ok(loaded)
+        }
+    }
 }
 
 /// `orcs jobs`: every run of a scenario, in parallel; the summary, and the run folders.

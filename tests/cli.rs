@@ -17,6 +17,7 @@ fn every_flag_has_sentence_help_and_value_names() {
         &["report"][..],
         &["traffic"][..],
         &["jobs"][..],
+        &["scan"][..],
     ] {
         let mut args: Vec<&str> = sub.to_vec();
         args.push("--help");
@@ -84,6 +85,7 @@ fn every_flag_has_sentence_help_and_value_names() {
                 "--hosts",
                 "--no-legend",
                 "--pfsim-compat",
+                "--dry-run",
             ]
             .iter()
             .any(|f| head.contains(f));

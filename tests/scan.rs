@@ -1,0 +1,231 @@
+//! `orcs scan`: cells equal single runs, a scan killed at random points and resumed
+//! equals an uninterrupted one, shards merge into the whole, damaged files are caught.
+
+mod common;
+use common::*;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+/// Records of a results file by key, without their timing (the only field that may
+/// differ between two scans of the same plan).
+fn records(path: &Path) -> BTreeMap<String, serde_json::Value> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut out = BTreeMap::new();
+    for line in text.lines() {
+        let mut v = orcs::scan::unseal(line).unwrap_or_else(|| panic!("bad record {line}"));
+        let key = v["key"].as_str().unwrap().to_string();
+        v.as_object_mut().unwrap().remove("seconds");
+        assert!(
+            out.insert(key.clone(), v).is_none(),
+            "duplicate record {key}"
+        );
+    }
+    out
+}
+
+fn write_plan(dir: &Path, runs: u64) -> String {
+    let plan = format!(
+        "runs = {runs}\nseed = 5\nmetrics = [\"sum_max_cong\", \"hist_max_cong\"]\ncommsizes = [0, 32]\n\
+         patterns = [\"bisect\", \"bruck\", {{ name = \"neighbor\", arg = \"4\" }}]\n\n\
+         [[fabrics]]\npath = \"{}\"\n\n[[fabrics]]\ngen = \"kary-ntree:k=4,n=3\"\nrouting = [\"dmodk\", \"updn\"]\n",
+        repo("topologies/torus-4x4x4.dor-dateline.dot")
+    );
+    let path = dir.join("plan.toml");
+    std::fs::write(&path, plan).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn a_cell_is_the_single_run_it_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = write_plan(dir.path(), 100);
+    orcs(&["scan", &plan, "-q"]).ok();
+    let recs = records(&dir.path().join("plan.jsonl"));
+    assert_eq!(
+        recs.len(),
+        36,
+        "3 fabrics × 3 patterns × 2 sizes × 2 metrics"
+    );
+    let torus = repo("topologies/torus-4x4x4.dor-dateline.dot");
+    let key = format!("{torus}|bruck||32|sum_max_cong|100|5");
+    let rec = &recs[&key];
+    let single = orcs(&[
+        "-i",
+        &torus,
+        "-p",
+        "bruck",
+        "-s",
+        "32",
+        "--metric",
+        "sum_max_cong",
+        "-n",
+        "100",
+        "--seed",
+        "5",
+        "--format",
+        "json",
+        "-q",
+    ])
+    .ok();
+    let doc: serde_json::Value = serde_json::from_str(&single.stdout).unwrap();
+    assert_eq!(rec["result"]["stats"], doc["summary"]["sum_max_cong"]);
+    assert_eq!(rec["hosts"], 32);
+    let csv = std::fs::read_to_string(dir.path().join("plan.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 37);
+    assert!(csv.starts_with("cell,fabric,pattern,arg,commsize,metric,runs,seed,mean,"));
+}
+
+#[test]
+fn killed_scans_resume_to_the_uninterrupted_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = write_plan(dir.path(), 3000);
+    let whole = dir.path().join("whole.jsonl");
+    orcs(&[
+        "scan",
+        &plan,
+        "-o",
+        whole.to_str().unwrap(),
+        "-q",
+        "-j",
+        "2",
+    ])
+    .ok();
+    let expected = records(&whole);
+
+    let resumed = dir.path().join("resumed.jsonl");
+    // Kill -9 at pseudo-random moments (fixed for reproducibility), several times.
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut kills = 0;
+    for _ in 0..6 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_orcs"))
+            .args([
+                "scan",
+                &plan,
+                "-o",
+                resumed.to_str().unwrap(),
+                "-q",
+                "-j",
+                "2",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(20 + x % 150));
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap();
+            kills += 1;
+        }
+        child.wait().unwrap();
+    }
+    // A record torn in half, as a power cut could leave it: dropped and run again.
+    let text = std::fs::read_to_string(&resumed).unwrap_or_default();
+    let torn = orcs::scan::seal(&serde_json::json!({"cell": 0, "key": "torn"}));
+    std::fs::write(&resumed, format!("{text}{}", &torn[..torn.len() / 2])).unwrap();
+    orcs(&["scan", &plan, "-o", resumed.to_str().unwrap(), "-q"]).ok();
+    assert_eq!(records(&resumed), expected, "after {kills} kills");
+    // Nothing left to do: a further run changes nothing.
+    orcs(&["scan", &plan, "-o", resumed.to_str().unwrap(), "-q"]).ok();
+    assert_eq!(records(&resumed), expected);
+}
+
+#[test]
+fn shards_merge_into_the_whole_scan() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = write_plan(dir.path(), 50);
+    let whole = dir.path().join("whole.jsonl");
+    orcs(&[
+        "scan",
+        &plan,
+        "-o",
+        whole.to_str().unwrap(),
+        "-q",
+        "-j",
+        "1",
+    ])
+    .ok();
+    let mut parts = Vec::new();
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        orcs(&["scan", &plan, "--shard", &shard, "-q"]).ok();
+        let part = dir.path().join(format!("plan.{i}of3.jsonl"));
+        assert!(records(&part).len() >= 12, "shard {i}");
+        parts.push(part.to_str().unwrap().to_string());
+    }
+    let merged = dir.path().join("merged.jsonl");
+    let mut args = vec!["scan", "--merge"];
+    args.extend(parts.iter().map(String::as_str));
+    args.extend(["-o", merged.to_str().unwrap(), "-q"]);
+    orcs(&args).ok();
+    assert_eq!(records(&merged), records(&whole));
+    // Merged records are in cell order, and the CSV has one row per cell.
+    let cells: Vec<u64> = std::fs::read_to_string(&merged)
+        .unwrap()
+        .lines()
+        .map(|l| orcs::scan::unseal(l).unwrap()["cell"].as_u64().unwrap())
+        .collect();
+    assert_eq!(cells, (0..36).collect::<Vec<_>>());
+    let csv = std::fs::read_to_string(dir.path().join("merged.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 37);
+}
+
+#[test]
+fn dry_run_lists_cells_and_what_is_done() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = write_plan(dir.path(), 20);
+    orcs(&[
+        "scan",
+        &plan,
+        "--shard",
+        "1/2",
+        "-q",
+        "-o",
+        dir.path().join("plan.jsonl").to_str().unwrap(),
+    ])
+    .ok();
+    let run = orcs(&["scan", &plan, "--dry-run"]).ok();
+    assert!(
+        run.stdout
+            .contains("36 cells, 18 done, 18 to run; estimated"),
+        "{}",
+        run.describe()
+    );
+    assert!(!dir.path().join("plan.csv").exists() || run.stdout.contains("estimated"));
+}
+
+#[test]
+fn cells_that_cannot_run_are_recorded_and_damage_is_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("p.toml");
+    std::fs::write(
+        &plan,
+        format!(
+            "runs = 10\nmetrics = [\"sum_max_cong\"]\ncommsizes = [8, 1000]\npatterns = [\"bisect\"]\n[[fabrics]]\npath = \"{}\"\n",
+            repo(TWO)
+        ),
+    )
+    .unwrap();
+    let run = orcs(&["scan", plan.to_str().unwrap()]).ok();
+    assert!(
+        run.stderr.contains("2 cells could not run"),
+        "{}",
+        run.describe()
+    );
+    let recs = records(&dir.path().join("p.jsonl"));
+    assert!(recs.values().all(|r| r["error"].as_str().is_some()));
+
+    // A damaged record that is not the last line is an error naming the line.
+    let results = dir.path().join("p.jsonl");
+    let text = std::fs::read_to_string(&results).unwrap();
+    std::fs::write(&results, text.replacen("bisect", "bisekt", 1)).unwrap();
+    orcs(&["scan", plan.to_str().unwrap()]).fails_with(1, &["p.jsonl:1:", "checksum"]);
+
+    std::fs::write(&plan, "runs = 10\nmetrics = [\"sum_max_cong\"]\npatterns = [\"bisect\"]\n[[fabrics]]\npath = \"nothing-*.dot\"\n").unwrap();
+    orcs(&["scan", plan.to_str().unwrap()]).fails_with(1, &["p.toml:5:", "matches no file"]);
+    orcs(&["scan", plan.to_str().unwrap(), "--shard", "4/3"]).fails_with(1, &["--shard '4/3'"]);
+}
