@@ -229,3 +229,21 @@ fn cells_that_cannot_run_are_recorded_and_damage_is_caught() {
     orcs(&["scan", plan.to_str().unwrap()]).fails_with(1, &["p.toml:5:", "matches no file"]);
     orcs(&["scan", plan.to_str().unwrap(), "--shard", "4/3"]).fails_with(1, &["--shard '4/3'"]);
 }
+
+#[test]
+fn readme_plan_expands() {
+    let readme = std::fs::read_to_string(repo("README.md")).unwrap();
+    let start = readme.find("```toml\n# plan.toml").expect("the README's plan") + 8;
+    let text = &readme[start..start + readme[start..].find("```").unwrap()];
+    let plan = orcs::scan::parse_plan(text, &repo("plan.toml")).unwrap();
+    let files = std::fs::read_dir(repo("topologies"))
+        .unwrap()
+        .filter(|e| {
+            let name = e.as_ref().unwrap().file_name().into_string().unwrap();
+            name.contains(".dot")
+        })
+        .count();
+    assert_eq!(plan.fabrics.len(), files + 3);
+    assert_eq!(plan.cells.len(), (files + 3) * 3 * 2 * 2);
+    assert_eq!((plan.runs, plan.seed), (10_000, 1));
+}
