@@ -1,6 +1,7 @@
 //! The `orcs` command: parse flags → validated plan → load → check routes → run → report.
 
 mod cli;
+mod distributed;
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
@@ -24,7 +25,17 @@ use std::io::{self, BufRead, BufWriter, IsTerminal, Read, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// This process's rank under `mpirun` (rank 0 of 1 otherwise).
+static RANKS: std::sync::OnceLock<distributed::Ranks> = std::sync::OnceLock::new();
+
+fn ranks() -> distributed::Ranks {
+    *RANKS.get().expect("set at the start of main")
+}
+
 fn main() -> ExitCode {
+    // Finalises MPI (when in use) after the command, at the end of main.
+    let (ranks, _mpi) = distributed::init();
+    let _ = RANKS.set(ranks);
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -53,6 +64,10 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 }
 
 fn run(plan: Plan) -> Result<ExitCode> {
+    // Under mpirun only simulations and scans are shared out; other commands run once.
+    if !ranks().is_root() && !matches!(plan, Plan::Simulate(_) | Plan::Scan(_)) {
+        return Ok(ExitCode::SUCCESS);
+    }
     match plan {
         Plan::Check(check) => run_check(check),
         Plan::NumLevels(sim) => run_num_levels(&sim),
@@ -752,15 +767,44 @@ fn run_scan(plan: &ScanPlan) -> Result<ExitCode> {
         Some((i, n)) => scan.shard(i, n),
         None => scan.cells.iter().collect(),
     };
-    let (existing, valid) = read_results(&plan.output)?;
-    let done: std::collections::HashSet<String> = existing
-        .iter()
-        .filter_map(|r| record_key(r).map(str::to_string))
-        .collect();
+    // Under mpirun each rank appends to a part file of its own, merged at the end; parts
+    // left by an interrupted run count as done.
+    let ranks = ranks();
+    let quiet = plan.quiet || !ranks.is_root();
+    let parts: Vec<String> = glob::glob(&format!("{}.rank*", glob::Pattern::escape(&plan.output)))
+        .map(|paths| {
+            paths
+                .filter_map(Result::ok)
+                .map(|p| p.to_string_lossy().into_owned())
+                .filter(|p| !p.ends_with(".partial"))
+                .collect()
+        })
+        .unwrap_or_default();
+    let own = if ranks.size() > 1 {
+        format!("{}.rank{}", plan.output, ranks.rank())
+    } else {
+        plan.output.clone()
+    };
+    let mut done = std::collections::HashSet::new();
+    let mut valid = 0;
+    for path in std::iter::once(&plan.output).chain(&parts) {
+        let (records, len) = read_results(path)?;
+        if *path == own {
+            valid = len;
+        }
+        done.extend(
+            records
+                .iter()
+                .filter_map(|r| record_key(r).map(str::to_string)),
+        );
+    }
     let pending: Vec<&orcs::scan::Cell> = cells
         .iter()
         .copied()
         .filter(|c| !done.contains(&scan.key(c)))
+        .enumerate()
+        .filter(|(i, _)| i % ranks.size() == ranks.rank())
+        .map(|(_, c)| c)
         .collect();
     // Fabrics are loaded once, and only those a pending cell needs.
     let mut needed: Vec<usize> = pending.iter().map(|c| c.fabric).collect();
@@ -772,9 +816,12 @@ fn run_scan(plan: &ScanPlan) -> Result<ExitCode> {
     );
     let mut fabrics: Vec<Option<LoadedFabric>> = (0..scan.fabrics.len()).map(|_| None).collect();
     for &f in &needed {
-        fabrics[f] = Some(load_scan_fabric(&scan.fabrics[f], &cache_dir, plan.quiet)?);
+        fabrics[f] = Some(load_scan_fabric(&scan.fabrics[f], &cache_dir, quiet)?);
     }
     if plan.dry_run {
+        if !ranks.is_root() {
+            return Ok(ExitCode::SUCCESS);
+        }
         let mut out = io::stdout().lock();
         writeln!(
             out,
@@ -826,12 +873,12 @@ fn run_scan(plan: &ScanPlan) -> Result<ExitCode> {
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(&plan.output)
-        .with_context(|| format!("cannot open results file '{}'", plan.output))?;
+        .open(&own)
+        .with_context(|| format!("cannot open results file '{own}'"))?;
     file.set_len(valid)
-        .with_context(|| format!("cannot truncate '{}'", plan.output))?;
+        .with_context(|| format!("cannot truncate '{own}'"))?;
     let file = Mutex::new(file);
-    let bar = progress_bar(pending.len() as u64 * scan.runs, plan.quiet);
+    let bar = progress_bar(pending.len() as u64 * scan.runs, quiet);
     pending.par_iter().try_for_each(|cell| -> Result<()> {
         let loaded = fabrics[cell.fabric].as_ref().expect("loaded above");
         let record = run_cell(&scan, cell, loaded, &|n| bar.inc(n));
@@ -839,9 +886,29 @@ fn run_scan(plan: &ScanPlan) -> Result<ExitCode> {
         let mut f = file.lock().unwrap_or_else(|e| e.into_inner());
         f.write_all(line.as_bytes())
             .and_then(|()| f.sync_data())
-            .with_context(|| format!("cannot append to '{}'", plan.output))
+            .with_context(|| format!("cannot append to '{own}'"))
     })?;
     bar.finish_and_clear();
+    if ranks.size() > 1 {
+        ranks.barrier();
+        if !ranks.is_root() {
+            return Ok(ExitCode::SUCCESS);
+        }
+        // Every part is complete: fold them into the results file, then remove them.
+        let mut all = read_results(&plan.output)?.0;
+        let parts: Vec<String> = (0..ranks.size())
+            .map(|r| format!("{}.rank{r}", plan.output))
+            .chain(parts)
+            .collect();
+        for part in &parts {
+            all.extend(read_results(part)?.0);
+        }
+        let text: String = merge(all).iter().map(seal).collect();
+        write_whole(&plan.output, &text)?;
+        for part in &parts {
+            let _ = std::fs::remove_file(part);
+        }
+    }
     let (records, _) = read_results(&plan.output)?;
     let errors = records.iter().filter(|r| r.get("error").is_some()).count();
     write_whole(&plan.csv, &summary_csv(&merge(records)))?;
@@ -896,7 +963,8 @@ fn load_scan_fabric(
             loaded.routes = Some(RouteSummary::of(&check));
             std::fs::create_dir_all(cache_dir)
                 .with_context(|| format!("cannot create '{cache_dir}'"))?;
-            let partial = format!("{cached}.partial");
+            // Ranks of one scan may route the same fabric at once: partial names differ.
+            let partial = format!("{cached}.{}.partial", std::process::id());
             let mut out = BufWriter::new(
                 File::create(&partial).with_context(|| format!("cannot create '{partial}'"))?,
             );
@@ -1158,7 +1226,10 @@ fn host_name() -> String {
 
 fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
     init_threads(plan.threads)?;
-    let mut loaded = load(&plan.input, plan.quiet)?;
+    let ranks = ranks();
+    // Only rank 0 prints; the others compute their share of the runs.
+    let quiet = plan.quiet || !ranks.is_root();
+    let mut loaded = load(&plan.input, quiet)?;
     if plan.metric == MetricKind::GetCableCong {
         // The congestion map rewrites the input graph, routing comments included.
         loaded.fill_comments();
@@ -1167,7 +1238,7 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
     let ctx = resolve_sizes(plan, fabric.num_hosts())?;
     let num_levels = plan.pattern.num_levels(&ctx);
     check_pattern_fits(plan, &ctx, num_levels)?;
-    if !plan.quiet {
+    if !quiet {
         for notice in plan.pattern.notices(&ctx) {
             eprintln!("orcs: {notice}");
         }
@@ -1191,12 +1262,13 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
     }
     let seed = match plan.seed {
         Some(seed) => seed,
-        None => {
+        // Every rank must use rank 0's choice.
+        None => ranks.chosen_by_root(|| {
             // Shown even with -q: without it the run cannot be reproduced.
             let seed = rand::random::<u64>();
             eprintln!("orcs: using --seed {seed}");
             seed
-        }
+        }),
     };
     let ordering = match &plan.node_ordering_file {
         Some(path) => {
@@ -1215,7 +1287,7 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
     };
     let (layout, warnings) =
         RankLayout::build(fabric, &spec, &mut stream_rng(seed, Stream::Subset))?;
-    if !plan.quiet {
+    if !quiet {
         for w in warnings {
             eprintln!("orcs: warning: {w}");
         }
@@ -1244,7 +1316,7 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
         pattern_context: ctx,
         links: plan.links_file.is_some(),
     };
-    let sim = busy("checking routes", plan.quiet, || {
+    let sim = busy("checking routes", quiet, || {
         Simulation::new(
             fabric,
             table,
@@ -1266,6 +1338,10 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
         }
         anyhow::anyhow!(msg)
     })?;
+    if !ranks.is_root() {
+        ranks.run(&sim, plan.runs, &|_| {});
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut target = open_target(&plan.output_file, &plan.input_file)?;
     let links_out = match &plan.links_file {
         Some(path) => Some(create_file(path, "--links")?),
@@ -1280,9 +1356,11 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
         Some((path, format)) => Some((create_file(path, "--plot")?, *format)),
         None => None,
     };
-    let bar = progress_bar(plan.runs, plan.quiet);
+    let bar = progress_bar(plan.runs, quiet);
     let started = Instant::now();
-    let outcome = sim.run(&|done| bar.inc(done));
+    let outcome = ranks
+        .run(&sim, plan.runs, &|done| bar.inc(done))
+        .expect("rank 0 gathers the outcome");
     bar.finish_and_clear();
     let elapsed = started.elapsed();
     let empty_runs = outcome.pairs.iter().filter(|&&p| p == 0).count();
@@ -1323,7 +1401,7 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
 
     if let (Some(mut file), Some(links)) = (links_out, &outcome.links) {
         let all_hosts: Vec<u32> = (0..fabric.num_hosts() as u32).collect();
-        let check = busy("counting all-pairs routes per link", plan.quiet, || {
+        let check = busy("counting all-pairs routes per link", quiet, || {
             check_routes(fabric, table, &all_hosts)
         });
         file.write_all(report::links_csv(fabric, &check.link_routes, links).as_bytes())?;
@@ -1397,7 +1475,7 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
         f.flush()
             .with_context(|| format!("cannot write output file '{}'", plan.output_file))?;
     }
-    if !plan.quiet {
+    if !quiet {
         eprintln!("{}", summary_line(plan, &outcome, elapsed.as_secs_f64()));
     }
     Ok(ExitCode::SUCCESS)

@@ -109,6 +109,136 @@ impl SimOutcome {
     pub fn total_pairs(&self) -> u64 {
         self.weight_hist.iter().sum()
     }
+
+    /// Joins slices of one simulation given in run order (see
+    /// [`Simulation::run_range`]): per-run values concatenated, totals summed.
+    pub fn combine(parts: Vec<SimOutcome>) -> SimOutcome {
+        let mut out = SimOutcome::default();
+        for p in parts {
+            out.runs += p.runs;
+            add_into(&mut out.weight_hist, &p.weight_hist);
+            out.acc_band.extend(p.acc_band);
+            out.sum_max_cong.extend(p.sum_max_cong);
+            out.pairs.extend(p.pairs);
+            out.dep_max_delay.extend(p.dep_max_delay);
+            add_into(&mut out.cable, &p.cable);
+            out.links = match (out.links.take(), p.links) {
+                (None, l) | (l, None) => l,
+                (Some(mut x), Some(y)) => {
+                    add_into(&mut x.messages, &y.messages);
+                    add_into(&mut x.bottleneck_runs, &y.bottleneck_runs);
+                    for (m, &n) in x.max_congestion.iter_mut().zip(&y.max_congestion) {
+                        *m = (*m).max(n);
+                    }
+                    x.runs_with_traffic += y.runs_with_traffic;
+                    Some(x)
+                }
+            };
+        }
+        out
+    }
+
+    /// The outcome as bytes (little-endian, lengths first) for sending to another
+    /// process; [`SimOutcome::from_bytes`] reads it back exactly (NaNs included).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::new();
+        let u64s = |b: &mut Vec<u8>, v: &[u64]| {
+            b.extend_from_slice(&(v.len() as u64).to_le_bytes());
+            v.iter().for_each(|x| b.extend_from_slice(&x.to_le_bytes()));
+        };
+        b.extend_from_slice(&self.runs.to_le_bytes());
+        u64s(&mut b, &self.weight_hist);
+        u64s(
+            &mut b,
+            &self
+                .acc_band
+                .iter()
+                .map(|x| x.to_bits())
+                .collect::<Vec<_>>(),
+        );
+        u64s(&mut b, &self.sum_max_cong);
+        u64s(&mut b, &self.pairs);
+        u64s(&mut b, &self.dep_max_delay);
+        u64s(&mut b, &self.cable);
+        match &self.links {
+            None => b.push(0),
+            Some(l) => {
+                b.push(1);
+                u64s(&mut b, &l.messages);
+                u64s(
+                    &mut b,
+                    &l.max_congestion
+                        .iter()
+                        .map(|&x| x as u64)
+                        .collect::<Vec<_>>(),
+                );
+                u64s(&mut b, &l.bottleneck_runs);
+                b.extend_from_slice(&l.runs_with_traffic.to_le_bytes());
+            }
+        }
+        b
+    }
+
+    /// Reads [`SimOutcome::to_bytes`]; None for bytes it did not write.
+    pub fn from_bytes(bytes: &[u8]) -> Option<SimOutcome> {
+        let mut at = 0usize;
+        let runs = word_at(bytes, &mut at)?;
+        let weight_hist = list_at(bytes, &mut at)?;
+        let acc_band = list_at(bytes, &mut at)?
+            .into_iter()
+            .map(f64::from_bits)
+            .collect();
+        let sum_max_cong = list_at(bytes, &mut at)?;
+        let pairs = list_at(bytes, &mut at)?;
+        let dep_max_delay = list_at(bytes, &mut at)?;
+        let cable = list_at(bytes, &mut at)?;
+        let links = match bytes.get(at) {
+            Some(0) => None,
+            Some(1) => {
+                at += 1;
+                let messages = list_at(bytes, &mut at)?;
+                let max_congestion = list_at(bytes, &mut at)?
+                    .into_iter()
+                    .map(|x| u32::try_from(x).ok())
+                    .collect::<Option<Vec<u32>>>()?;
+                let bottleneck_runs = list_at(bytes, &mut at)?;
+                let runs_with_traffic = word_at(bytes, &mut at)?;
+                Some(LinkStats {
+                    messages,
+                    max_congestion,
+                    bottleneck_runs,
+                    runs_with_traffic,
+                })
+            }
+            _ => return None,
+        };
+        Some(SimOutcome {
+            runs,
+            weight_hist,
+            acc_band,
+            sum_max_cong,
+            pairs,
+            dep_max_delay,
+            cable,
+            links,
+        })
+    }
+}
+
+/// A little-endian u64 at `*at`.
+fn word_at(bytes: &[u8], at: &mut usize) -> Option<u64> {
+    let w = bytes.get(*at..*at + 8)?;
+    *at += 8;
+    Some(u64::from_le_bytes(w.try_into().ok()?))
+}
+
+/// A length-prefixed list of little-endian u64 at `*at`.
+fn list_at(bytes: &[u8], at: &mut usize) -> Option<Vec<u64>> {
+    let n = word_at(bytes, at)? as usize;
+    if n > bytes.len() / 8 {
+        return None;
+    }
+    (0..n).map(|_| word_at(bytes, at)).collect()
 }
 
 /// One prepared simulation. Build it once, then [`Simulation::run`].
@@ -234,13 +364,25 @@ impl<'a> Simulation<'a> {
     /// Memory: O(runs) for the per-run values, plus one scratch space and one set of
     /// totals (O(edges)) per worker.
     pub fn run(&self, progress: &(dyn Fn(u64) + Sync)) -> SimOutcome {
-        let runs = self.config.runs as usize;
+        self.run_range(0..self.config.runs, progress)
+    }
+
+    /// Performs runs `range` only (a slice of the simulation for one of several
+    /// processes): per-run values for those runs, totals over them. Slices combined in
+    /// order with [`SimOutcome::combine`] equal [`Simulation::run`] bit for bit.
+    pub fn run_range(
+        &self,
+        range: std::ops::Range<u64>,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> SimOutcome {
+        let first = range.start;
+        let runs = range.end.saturating_sub(range.start) as usize;
         let threads = rayon::current_num_threads();
         let chunk = (runs / (threads * 16)).clamp(1, 1024);
         let cable_on = self.config.metric == MetricKind::GetCableCong;
         let want_delay = self.config.metric == MetricKind::DepMaxDelay;
         let mut out = SimOutcome {
-            runs: self.config.runs,
+            runs: runs as u64,
             acc_band: vec![0.0; runs],
             sum_max_cong: vec![0; runs],
             pairs: vec![0; runs],
@@ -275,7 +417,7 @@ impl<'a> Simulation<'a> {
             .fold(
                 || (self.new_scratch(), new_totals()),
                 |(mut scratch, mut totals), (c, (((acc, sum), pairs), delay))| {
-                    let start = (c * chunk) as u64;
+                    let start = first + (c * chunk) as u64;
                     for (i, run) in (start..start + acc.len() as u64).enumerate() {
                         let v = self.run_one(run, &mut scratch, &mut totals);
                         acc[i] = v.acc_band;
@@ -565,6 +707,67 @@ fn add_into(total: &mut Vec<u64>, part: &[u64]) {
 mod tests {
     use super::*;
     use rand::RngCore;
+
+    #[test]
+    fn slices_combine_into_the_whole_run_and_survive_bytes() {
+        let loaded = crate::fabric::load_routed_fabric(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/topologies/ft4-2.ftree.dot"),
+            crate::fabric::LoadOptions::default(),
+        )
+        .unwrap();
+        let ctx = PatternContext::new(16);
+        let layout = RankLayout::build(
+            &loaded.fabric,
+            &crate::mapping::LayoutSpec {
+                commsize: 16,
+                subset: crate::mapping::SubsetMethod::Rand,
+                part: None,
+                ordering: Vec::new(),
+                shuffle: true,
+            },
+            &mut stream_rng(3, Stream::Subset),
+        )
+        .unwrap()
+        .0;
+        for (pattern, metric) in [
+            (
+                Pattern::parse("rand", None).unwrap(),
+                MetricKind::DepMaxDelay,
+            ),
+            (
+                Pattern::parse("bruck", None).unwrap(),
+                MetricKind::GetCableCong,
+            ),
+        ] {
+            let config = SimConfig {
+                runs: 37,
+                seed: 3,
+                level: None,
+                metric,
+                orcs_compat: false,
+                pattern_context: ctx,
+                links: true,
+            };
+            let sim = Simulation::new(
+                &loaded.fabric,
+                &loaded.table,
+                &layout,
+                &pattern,
+                config,
+                None,
+            )
+            .unwrap();
+            let whole = sim.run(&|_| {});
+            let parts: Vec<SimOutcome> = [0..10, 10..11, 11..11, 11..37]
+                .into_iter()
+                .map(|r| SimOutcome::from_bytes(&sim.run_range(r, &|_| {}).to_bytes()).unwrap())
+                .collect();
+            let joined = SimOutcome::combine(parts);
+            assert_eq!(joined.to_bytes(), whole.to_bytes());
+            assert_eq!(joined.runs, 37);
+        }
+        assert!(SimOutcome::from_bytes(&[1, 2, 3]).is_none());
+    }
 
     #[test]
     fn streams_differ_and_repeat() {

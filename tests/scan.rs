@@ -233,7 +233,10 @@ fn cells_that_cannot_run_are_recorded_and_damage_is_caught() {
 #[test]
 fn readme_plan_expands() {
     let readme = std::fs::read_to_string(repo("README.md")).unwrap();
-    let start = readme.find("```toml\n# plan.toml").expect("the README's plan") + 8;
+    let start = readme
+        .find("```toml\n# plan.toml")
+        .expect("the README's plan")
+        + 8;
     let text = &readme[start..start + readme[start..].find("```").unwrap()];
     let plan = orcs::scan::parse_plan(text, &repo("plan.toml")).unwrap();
     let files = std::fs::read_dir(repo("topologies"))

@@ -1,0 +1,205 @@
+//! Under `mpirun` (cargo feature `mpi`), a simulation split over 2 and 3 ranks prints
+//! exactly the bytes of one process with the same seed, and a scan's records equal the
+//! one-process scan's. CI builds the feature and runs these with Open MPI.
+
+#![cfg(feature = "mpi")]
+
+mod common;
+use common::*;
+use std::process::Command;
+
+/// `mpirun -n ranks orcs args…`, from the repository root.
+fn mpirun(ranks: usize, args: &[&str]) -> Run {
+    let out = Command::new("mpirun")
+        .args([
+            "--allow-run-as-root",
+            "--oversubscribe",
+            "-n",
+            &ranks.to_string(),
+        ])
+        .arg(env!("CARGO_BIN_EXE_orcs"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("mpirun (Open MPI) must be installed to test the mpi feature");
+    Run {
+        command: format!("mpirun -n {ranks} orcs {}", args.join(" ")),
+        status: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn ranks_print_the_one_process_bytes() {
+    let cases: [&[&str]; 5] = [
+        &["-i", FT8, "-p", "bruck", "-n", "997", "--seed", "5"],
+        &[
+            "-i",
+            FT8,
+            "-p",
+            "rand",
+            "-n",
+            "301",
+            "--seed",
+            "9",
+            "--metric",
+            "dep_max_delay",
+        ],
+        &[
+            "-i",
+            FT4,
+            "-p",
+            "tree",
+            "-n",
+            "64",
+            "--seed",
+            "2",
+            "--metric",
+            "get_cable_cong",
+        ],
+        &[
+            "-i",
+            FT4,
+            "-p",
+            "bisect",
+            "-n",
+            "50",
+            "--seed",
+            "3",
+            "--metric",
+            "hist_acc_band",
+            "--format",
+            "json",
+        ],
+        // Fewer runs than ranks: some ranks have nothing to do.
+        &[
+            "-i",
+            FT4,
+            "-p",
+            "ring",
+            "-n",
+            "2",
+            "--seed",
+            "4",
+            "--metric",
+            "sum_max_cong",
+            "--format",
+            "csv",
+        ],
+    ];
+    for args in cases {
+        let single = orcs(args).ok();
+        for ranks in [2, 3] {
+            let split = mpirun(ranks, args).ok();
+            assert_eq!(
+                split.stdout,
+                single.stdout,
+                "{}\nvs\n{}",
+                split.describe(),
+                single.describe()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_seed_chosen_by_rank_0_is_used_by_every_rank() {
+    let run = mpirun(
+        3,
+        &[
+            "-i",
+            FT4,
+            "-p",
+            "rand",
+            "-n",
+            "40",
+            "--metric",
+            "sum_max_cong",
+        ],
+    )
+    .ok();
+    let seed = run
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("orcs: using --seed "))
+        .unwrap_or_else(|| panic!("no seed printed\n{}", run.describe()));
+    assert_eq!(
+        run.stderr.matches("using --seed").count(),
+        1,
+        "only rank 0 prints"
+    );
+    let again = orcs(&[
+        "-i",
+        FT4,
+        "-p",
+        "rand",
+        "-n",
+        "40",
+        "--metric",
+        "sum_max_cong",
+        "--seed",
+        seed,
+    ])
+    .ok();
+    assert_eq!(run.stdout, again.stdout);
+}
+
+#[test]
+fn a_scan_under_mpirun_equals_the_one_process_scan() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("plan.toml");
+    std::fs::write(
+        &plan,
+        format!(
+            "runs = 40\nseed = 3\nmetrics = [\"sum_max_cong\", \"hist_max_cong\"]\npatterns = [\"bisect\", \"bruck\", \"tree\"]\n\
+             [[fabrics]]\npath = \"{}\"\n[[fabrics]]\ngen = \"kary-ntree:k=4,n=2\"\n",
+            repo(FT4)
+        ),
+    )
+    .unwrap();
+    let one = dir.path().join("one.jsonl");
+    let three = dir.path().join("three.jsonl");
+    orcs(&[
+        "scan",
+        plan.to_str().unwrap(),
+        "-o",
+        one.to_str().unwrap(),
+        "-q",
+    ])
+    .ok();
+    mpirun(
+        3,
+        &[
+            "scan",
+            plan.to_str().unwrap(),
+            "-o",
+            three.to_str().unwrap(),
+            "-q",
+        ],
+    )
+    .ok();
+    let strip = |path: &std::path::Path| -> Vec<serde_json::Value> {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let mut v = orcs::scan::unseal(l).expect("sealed");
+                v.as_object_mut().unwrap().remove("seconds");
+                v
+            })
+            .collect()
+    };
+    let merged = strip(&three);
+    assert_eq!(merged.len(), 12);
+    let mut single = strip(&one);
+    single.sort_by_key(|v| v["cell"].as_u64());
+    assert_eq!(merged, single);
+    // The part files are folded in and removed.
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".rank"))
+        .collect();
+    assert!(leftovers.is_empty());
+}
