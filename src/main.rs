@@ -927,54 +927,73 @@ fn run_scan(plan: &ScanPlan) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A scan's fabric: a file as `-i` reads it, or a generated fabric, routed once and kept
-/// as a binary cache in `cache_dir` so a resumed scan does not route it again.
+/// A scan's fabric, kept as a binary cache in `cache_dir` so a resumed scan neither
+/// parses a dot file nor routes a generated fabric again: files as `-i` reads them (the
+/// cache is tied to the file's size and modification time, so an edited file is read
+/// again; `.orcsfab` files are used as they are), generated fabrics routed once.
 fn load_scan_fabric(
     source: &orcs::scan::FabricSource,
     cache_dir: &str,
     quiet: bool,
 ) -> Result<LoadedFabric> {
     use orcs::scan::FabricSource;
-    match source {
-        FabricSource::File(path) => load(
-            &InputSpec {
-                path: path.clone(),
-                ..Default::default()
-            },
-            quiet,
-        ),
-        FabricSource::Gen { spec, routing } => {
-            let label = source.label();
-            let cached = format!(
-                "{cache_dir}/{:08x}.orcsfab",
-                crc32fast::hash(label.as_bytes())
-            );
-            if let Ok(f) = File::open(&cached) {
-                if let Ok(loaded) = cache::read_cache(&mut std::io::BufReader::new(f)) {
-                    return Ok(loaded);
-                }
+    let identity = match source {
+        FabricSource::File(path) => {
+            let meta = std::fs::metadata(path).with_context(|| format!("cannot read '{path}'"))?;
+            let modified = meta
+                .modified()
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or(0, |d| d.as_nanos());
+            format!("{}|{}|{modified}", source.label(), meta.len())
+        }
+        FabricSource::Gen { .. } => source.label(),
+    };
+    let cached = format!(
+        "{cache_dir}/{:08x}.orcsfab",
+        crc32fast::hash(identity.as_bytes())
+    );
+    if let Ok(f) = File::open(&cached) {
+        if let Ok(loaded) = cache::read_cache(&mut std::io::BufReader::new(f)) {
+            return Ok(loaded);
+        }
+    }
+    let mut loaded = match source {
+        FabricSource::File(path) => {
+            let loaded = load(
+                &InputSpec {
+                    path: path.clone(),
+                    ..Default::default()
+                },
+                quiet,
+            )?;
+            if loaded.routes.is_some() {
+                return Ok(loaded); // a binary cache already
             }
+            loaded
+        }
+        FabricSource::Gen { spec, routing } => {
             let generated = orcs::gen::topology::generate(spec)?;
             let (table, _) = orcs::gen::route_generated(&generated, routing.as_deref(), None, 0)?;
             let mut loaded = LoadedFabric::new(generated.fabric, table);
             loaded.fabric.edge_comments = orcs::fabric::EdgeComments::default();
-            let hosts: Vec<u32> = (0..loaded.fabric.num_hosts() as u32).collect();
-            let check = check_routes(&loaded.fabric, &loaded.table, &hosts);
-            loaded.routes = Some(RouteSummary::of(&check));
-            std::fs::create_dir_all(cache_dir)
-                .with_context(|| format!("cannot create '{cache_dir}'"))?;
-            // Ranks of one scan may route the same fabric at once: partial names differ.
-            let partial = format!("{cached}.{}.partial", std::process::id());
-            let mut out = BufWriter::new(
-                File::create(&partial).with_context(|| format!("cannot create '{partial}'"))?,
-            );
-            cache::write_cache(&mut out, &loaded)?;
-            out.flush()?;
-            drop(out);
-            std::fs::rename(&partial, &cached)?;
-            Ok(loaded)
+            loaded
         }
-    }
+    };
+    let hosts: Vec<u32> = (0..loaded.fabric.num_hosts() as u32).collect();
+    let check = check_routes(&loaded.fabric, &loaded.table, &hosts);
+    loaded.routes = Some(RouteSummary::of(&check));
+    std::fs::create_dir_all(cache_dir).with_context(|| format!("cannot create '{cache_dir}'"))?;
+    // Ranks of one scan may cache the same fabric at once: partial names differ.
+    let partial = format!("{cached}.{}.partial", std::process::id());
+    let mut out = BufWriter::new(
+        File::create(&partial).with_context(|| format!("cannot create '{partial}'"))?,
+    );
+    cache::write_cache(&mut out, &loaded)?;
+    out.flush()?;
+    drop(out);
+    std::fs::rename(&partial, &cached)?;
+    Ok(loaded)
 }
 
 /// `orcs jobs`: every run of a scenario, in parallel; the summary, and the run folders.

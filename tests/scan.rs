@@ -75,6 +75,13 @@ fn a_cell_is_the_single_run_it_names() {
     let csv = std::fs::read_to_string(dir.path().join("plan.csv")).unwrap();
     assert_eq!(csv.lines().count(), 37);
     assert!(csv.starts_with("cell,fabric,pattern,arg,commsize,metric,runs,seed,mean,"));
+    // Every fabric (the dot file and both generated ones) is kept as a binary cache for
+    // a resumed scan.
+    let cached = std::fs::read_dir(dir.path().join("plan.cache"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".orcsfab"))
+        .count();
+    assert_eq!(cached, 3);
 }
 
 #[test]
