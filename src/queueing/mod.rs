@@ -23,6 +23,7 @@
 //! [`report`] turns results into text, JSON and CSV, and [`plot`] draws them.
 
 pub mod hops;
+pub mod params;
 
 use std::fmt;
 
