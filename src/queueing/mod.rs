@@ -22,6 +22,7 @@
 //! network event by event to check the formulas, [`sweep`] evaluates parameter grids,
 //! [`report`] turns results into text, JSON and CSV, and [`plot`] draws them.
 
+pub mod des;
 pub mod hops;
 pub mod params;
 
