@@ -25,6 +25,9 @@
 pub mod des;
 pub mod hops;
 pub mod params;
+pub mod plot;
+pub mod report;
+pub mod sweep;
 
 use std::fmt;
 
