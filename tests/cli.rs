@@ -16,6 +16,7 @@ fn every_flag_has_sentence_help_and_value_names() {
         &["plot"][..],
         &["report"][..],
         &["traffic"][..],
+        &["queue"][..],
     ] {
         let mut args: Vec<&str> = sub.to_vec();
         args.push("--help");
@@ -82,6 +83,8 @@ fn every_flag_has_sentence_help_and_value_names() {
                 "--switches-only",
                 "--hosts",
                 "--no-legend",
+                "--open",
+                "--simulate",
             ]
             .iter()
             .any(|f| head.contains(f));
