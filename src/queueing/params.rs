@@ -10,12 +10,12 @@ use std::str::FromStr;
 /// A network preset: link bandwidth, end-to-end latency, switch size and switch latency.
 ///
 /// The values are placeholders until the sources the model was published with are known
-/// (see the README): Gigabit Ethernet's 50 µs and 10 Gigabit Ethernet's 5 µs latency and
-/// InfiniBand QDR's 32 Gb/s and 1.3 µs are the interconnect settings of Tong et al.'s
-/// simulations; Fast Ethernet's 80 µs, the Ethernet switches (24 ports, 2 µs) and all
-/// InfiniBand HDR values are assumptions, the InfiniBand switch sizes and latencies are
-/// data-sheet values of typical switches (36 ports and 100 ns for QDR, 40 ports and
-/// 130 ns for HDR).
+/// (see the README): Gigabit Ethernet's 1 Gb/s and 50 µs, 10 Gigabit Ethernet's 10 Gb/s
+/// and 5 µs and InfiniBand QDR's 32 Gb/s and 1.3 µs are the interconnect settings of the
+/// trace-replay study of Tong, Pakin, Lang and Yuan (IPDPS 2016) as reported; Fast
+/// Ethernet's 80 µs, the Ethernet switches (24 ports, 2 µs) and InfiniBand HDR's 1 µs
+/// are assumptions; the InfiniBand switch sizes and latencies are data-sheet values of
+/// typical switches (36 ports and 100 ns for QDR, 40 ports and 130 ns for HDR).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Preset {
     /// Fast Ethernet: 12.5 MB/s, 80 µs; 24-port switches, 2 µs.
@@ -482,21 +482,23 @@ impl NetworkSettings {
     }
 
     /// A short description: the preset's name (Gigabit Ethernet's when none was given),
-    /// "(modified)" when some of its values were replaced, "custom" when all were.
+    /// "(modified)" when some of its values were changed, "custom" when all were.
     pub fn label(&self) -> String {
-        let given = [
-            self.bandwidth.is_some(),
-            self.latency.is_some(),
-            self.switch_latency.is_some(),
-            self.ports.is_some(),
+        let preset = self.preset.unwrap_or(Preset::GigabitEthernet);
+        let base = preset.network();
+        let changed = [
+            self.bandwidth.is_some_and(|v| v != base.bandwidth),
+            self.latency.is_some_and(|v| v != base.latency),
+            self.switch_latency
+                .is_some_and(|v| v != base.switch_latency),
+            self.ports.is_some_and(|v| v != base.ports),
         ];
-        let name = self.preset.unwrap_or(Preset::GigabitEthernet).name();
-        if given.iter().all(|&g| g) {
+        if changed.iter().all(|&c| c) {
             "custom".to_string()
-        } else if given.iter().any(|&g| g) {
-            format!("{name} (modified)")
+        } else if changed.iter().any(|&c| c) {
+            format!("{} (modified)", preset.name())
         } else {
-            name.to_string()
+            preset.name().to_string()
         }
     }
 }
@@ -974,6 +976,24 @@ mod tests {
         assert_eq!(kept.networks[2].network(), Preset::InfinibandQdr.network());
         assert_eq!(kept.networks[0].network().ports, 8);
         assert_eq!(kept.networks[0].label(), "gigabit-ethernet (modified)");
+        // Values equal to the preset's change nothing.
+        let same = NetworkSettings {
+            preset: Some(Preset::InfinibandQdr),
+            bandwidth: Some(4e9),
+            latency: Some(1.3e-6),
+            switch_latency: Some(100e-9),
+            ports: Some(36),
+            architecture: None,
+        };
+        assert_eq!(same.label(), "infiniband-qdr");
+        let all = NetworkSettings {
+            bandwidth: Some(1e9),
+            latency: Some(1e-6),
+            switch_latency: Some(2e-7),
+            ports: Some(8),
+            ..same
+        };
+        assert_eq!(all.label(), "custom");
     }
 
     #[test]
