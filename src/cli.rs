@@ -379,10 +379,12 @@ impl QueueArgs {
             _ => Format::Text,
         };
         let plot = match self.plot {
-            Some(path) => Some((image_format("--plot", &path)?, path)),
+            Some(path) => {
+                let format = image_format("--plot", &path)?;
+                Some((path, format))
+            }
             None => None,
-        }
-        .map(|(f, p)| (p, f));
+        };
         if self.threads == Some(0) {
             bail!("--threads must be at least 1");
         }

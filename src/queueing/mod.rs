@@ -256,7 +256,8 @@ pub enum QueueError {
     },
     /// The offered load reaches the capacity of a centre, so its queue has no steady state.
     #[error(
-        "the {centre} is saturated: at λ = {rate} messages/s per processor its utilisation is {utilisation:.4} (≥ 1); it sustains λ < {limit:.6} messages/s per processor"
+        "the {centre} is saturated: at λ = {rate} messages/s per processor its utilisation is {utilisation:.4} (≥ 1); it sustains λ < {} messages/s per processor",
+        rate_text(*limit)
     )]
     Saturated {
         /// The centre with the largest utilisation.
@@ -280,6 +281,16 @@ pub enum QueueError {
     /// Switch counts could not be taken from the fabric.
     #[error("{0}")]
     Fabric(String),
+}
+
+/// A rate for people: six significant digits, in scientific notation when small.
+pub fn rate_text(rate: f64) -> String {
+    if rate == 0.0 || (1e-2..1e9).contains(&rate.abs()) {
+        let digits = (5 - rate.abs().log10().floor().max(0.0) as i32).max(0) as usize;
+        format!("{rate:.digits$}")
+    } else {
+        format!("{rate:.5e}")
+    }
 }
 
 fn invalid(name: &str, reason: impl Into<String>) -> QueueError {
@@ -424,6 +435,12 @@ impl System {
             return Err(invalid(
                 "system size N = C·N0",
                 "must be at least 2 processors, or no message has a destination",
+            ));
+        }
+        if self.total_nodes() > u32::MAX as u64 {
+            return Err(invalid(
+                "system size N = C·N0",
+                format!("must be at most {} processors", u32::MAX),
             ));
         }
         if !(self.rate.is_finite() && self.rate >= 0.0) {
@@ -842,6 +859,15 @@ mod tests {
         let mut under = sys;
         under.rate = limit * 0.999999;
         assert!(solve(&under).is_ok());
+    }
+
+    #[test]
+    fn rates_read_well() {
+        assert_eq!(rate_text(86.190661238), "86.1907");
+        assert_eq!(rate_text(4.3253771), "4.32538");
+        assert_eq!(rate_text(1234.5678), "1234.57");
+        assert_eq!(rate_text(0.0), "0.00000");
+        assert_eq!(rate_text(1.5e-5), "1.50000e-5");
     }
 
     #[test]

@@ -205,16 +205,16 @@ fn detail_text(ctx: &Context, point: &Point) -> String {
                 us(s.waiting),
                 us(s.transfer)
             );
-            let _ = writeln!(
-                out,
-                "messages in flight L = {:.6}; L/(N·λ_eff) = {:.3} µs",
-                s.population,
-                if s.lambda_eff > 0.0 {
+            if s.lambda_eff > 0.0 {
+                let _ = writeln!(
+                    out,
+                    "messages in flight L = {:.6}; L/(N·λ_eff) = {:.3} µs",
+                    s.population,
                     us(s.population / (sys.total_nodes() as f64 * s.lambda_eff))
-                } else {
-                    us(s.latency)
-                }
-            );
+                );
+            } else {
+                let _ = writeln!(out, "no messages in flight: nothing is sent");
+            }
             let _ = writeln!(out, "{}", saturation_text(s));
             if let Some(sim) = &point.simulated {
                 let _ = writeln!(out);
@@ -228,8 +228,9 @@ fn detail_text(ctx: &Context, point: &Point) -> String {
 fn saturation_text(s: &Solution) -> String {
     if s.saturation_rate.is_finite() {
         format!(
-            "the offered load saturates the {} at λ = {:.4} messages/s per processor",
-            s.bottleneck, s.saturation_rate
+            "the offered load saturates the {} at λ = {} messages/s per processor",
+            s.bottleneck,
+            super::rate_text(s.saturation_rate)
         )
     } else {
         "no centre carries traffic".to_string()
@@ -442,7 +443,8 @@ fn table_text(ctx: &Context, points: &[Point]) -> String {
             }) => {
                 let _ = write!(
                     out,
-                    " saturated: {centre} at ρ = {utilisation:.4} (it sustains λ < {limit:.4}/s)"
+                    " saturated: {centre} at ρ = {utilisation:.4} (it sustains λ < {}/s)",
+                    super::rate_text(*limit)
                 );
             }
             Err(e) => {
