@@ -133,7 +133,7 @@ pub struct QueueArgs {
     /// The x axis when several of --clusters, --rate and --size have more than one value: clusters, rate or size (default: the first of them); the other lists make series.
     #[arg(verbatim_doc_comment, long = "sweep", value_name = "PARAMETER")]
     pub sweep: Option<String>,
-    /// Output format: text (default), json or csv.
+    /// Output format: text, json or csv.
     #[arg(
         verbatim_doc_comment,
         long = "format",
@@ -152,7 +152,7 @@ pub struct QueueArgs {
     /// Also plot the mean latency against the swept parameter to FILE (.svg or .png), one line per series.
     #[arg(verbatim_doc_comment, long = "plot", value_name = "FILE")]
     pub plot: Option<String>,
-    /// Also simulate the queueing network message by message and compare it with the model (99 % confidence intervals).
+    /// Also simulate the queueing network message by message and compare it with the model, with confidence intervals.
     #[arg(verbatim_doc_comment, long = "simulate")]
     pub simulate: bool,
     /// Sources of the simulation: open (Poisson at the model's λ_eff, where the formulas are exact for exponential service; the default) or blocking (processors wait for their messages, which checks the λ_eff correction itself).
