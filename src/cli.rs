@@ -72,6 +72,384 @@ pub enum Command {
     /// into checksummed JSON lines that a restarted scan completes; shard it over a
     /// cluster and merge the parts.
     Scan(ScanArgs),
+    /// Mean message latency of a multi-cluster system from its queueing model (Javadi et
+    /// al., ICCS 2005): per-network waiting and transfer times, sweeps over C, λ or M with
+    /// blocking and non-blocking networks, plots, and a discrete-event simulation check.
+    Queue(Box<QueueArgs>),
+}
+
+/// Flags of `orcs queue`.
+#[derive(Debug, Args)]
+pub struct QueueArgs {
+    /// TOML file with the model's parameters (the README lists its keys); flags override its values.
+    #[arg(verbatim_doc_comment, long = "config", value_name = "FILE")]
+    pub config: Option<String>,
+    /// Number of clusters C: a value, a comma-separated list or a range FIRST:LAST[:STEP] or FIRST:LAST:xFACTOR (default 4).
+    #[arg(verbatim_doc_comment, long = "clusters", value_name = "LIST")]
+    pub clusters: Option<String>,
+    /// Total number of processors N, kept when C changes (each cluster has N/C); default 256, or the host count of --fabric.
+    #[arg(
+        verbatim_doc_comment,
+        long = "nodes",
+        value_name = "N",
+        conflicts_with = "nodes_per_cluster"
+    )]
+    pub nodes: Option<u32>,
+    /// Processors per cluster N0, kept when C changes (N = C·N0), instead of a fixed N.
+    #[arg(verbatim_doc_comment, long = "nodes-per-cluster", value_name = "N0")]
+    pub nodes_per_cluster: Option<u32>,
+    /// Message rate λ per processor in messages per second: a value, a list or a range (default 20).
+    #[arg(verbatim_doc_comment, long = "rate", value_name = "LIST")]
+    pub rate: Option<String>,
+    /// Message size M in bytes (or with B, kB, KiB, MB, MiB): a value, a list or a range (default 1024).
+    #[arg(verbatim_doc_comment, long = "size", value_name = "LIST")]
+    pub size: Option<String>,
+    /// Architecture of all three networks, a comma-separated list with one series each: non-blocking (fat tree) or blocking (linear array of switches) (default: each network's own, non-blocking unless --config says otherwise).
+    #[arg(verbatim_doc_comment, long = "arch", value_name = "LIST")]
+    pub arch: Option<String>,
+    /// Network preset of all networks, or of one when prefixed with icn1=, ecn1= or icn2=: fast-ethernet, gigabit-ethernet (default), 10g-ethernet, infiniband-qdr or infiniband-hdr (repeatable).
+    #[arg(verbatim_doc_comment, long = "network", value_name = "[NET=]PRESET")]
+    pub network: Vec<String>,
+    /// Link bandwidth in bytes/s or with a unit (125MB/s, 10Gb/s), of all networks or of one, e.g. icn2=4GB/s (repeatable).
+    #[arg(verbatim_doc_comment, long = "bandwidth", value_name = "[NET=]RATE")]
+    pub bandwidth: Vec<String>,
+    /// End-to-end software and NIC latency per message, with a unit (50us), of all networks or of one (repeatable).
+    #[arg(verbatim_doc_comment, long = "latency", value_name = "[NET=]TIME")]
+    pub latency: Vec<String>,
+    /// Latency of one switch, with a unit (2us), of all networks or of one (repeatable).
+    #[arg(
+        verbatim_doc_comment,
+        long = "switch-latency",
+        value_name = "[NET=]TIME"
+    )]
+    pub switch_latency: Vec<String>,
+    /// Ports per switch (even, at least 4), which set the closed-form switch counts, of all networks or of one (repeatable).
+    #[arg(verbatim_doc_comment, long = "ports", value_name = "[NET=]K")]
+    pub ports: Vec<String>,
+    /// Service time distribution of every network: exponential (M/M/1, the default) or deterministic (M/D/1, a fixed message size).
+    #[arg(verbatim_doc_comment, long = "service", value_name = "MODEL")]
+    pub service: Option<String>,
+    /// ECN1 queueing: shared (one queue per cluster for both directions, the default) or split (one queue per direction: the paper's 2·L_E1 term).
+    #[arg(verbatim_doc_comment, long = "ecn1", value_name = "MODE")]
+    pub ecn1: Option<String>,
+    /// Let processors keep sending while their messages are in flight (an open network, λ_eff = λ) instead of correcting the rate to λ_eff = λ(N−L)/N.
+    #[arg(verbatim_doc_comment, long = "open")]
+    pub open: bool,
+    /// Take the switch counts from this routed fabric (dot or .orcsfab) instead of the closed forms: its hosts, in host order, form the clusters in blocks of N0 consecutive hosts.
+    #[arg(verbatim_doc_comment, long = "fabric", value_name = "FILE")]
+    pub fabric: Option<String>,
+    /// The x axis when several of --clusters, --rate and --size have more than one value: clusters, rate or size (default: the first of them); the other lists make series.
+    #[arg(verbatim_doc_comment, long = "sweep", value_name = "PARAMETER")]
+    pub sweep: Option<String>,
+    /// Output format: text, json or csv.
+    #[arg(
+        verbatim_doc_comment,
+        long = "format",
+        value_name = "FORMAT",
+        default_value = "text"
+    )]
+    pub format: String,
+    /// Write the results to FILE instead of standard output.
+    #[arg(
+        verbatim_doc_comment,
+        short = 'o',
+        long = "output",
+        value_name = "FILE"
+    )]
+    pub output: Option<String>,
+    /// Also plot the mean latency against the swept parameter to FILE (.svg or .png), one line per series.
+    #[arg(verbatim_doc_comment, long = "plot", value_name = "FILE")]
+    pub plot: Option<String>,
+    /// Also simulate the queueing network message by message and compare it with the model, with confidence intervals.
+    #[arg(verbatim_doc_comment, long = "simulate")]
+    pub simulate: bool,
+    /// Sources of the simulation: open (Poisson at the model's λ_eff, where the formulas are exact for exponential service; the default) or blocking (processors wait for their messages, which checks the λ_eff correction itself).
+    #[arg(
+        verbatim_doc_comment,
+        long = "sim-sources",
+        value_name = "KIND",
+        requires = "simulate"
+    )]
+    pub sim_sources: Option<String>,
+    /// Messages measured per replication of the simulation (default 100000).
+    #[arg(
+        verbatim_doc_comment,
+        long = "messages",
+        value_name = "N",
+        requires = "simulate"
+    )]
+    pub messages: Option<u64>,
+    /// Independent replications of the simulation, at least 2 (default 20).
+    #[arg(
+        verbatim_doc_comment,
+        long = "replications",
+        value_name = "R",
+        requires = "simulate"
+    )]
+    pub replications: Option<u32>,
+    /// Warm-up before the measurement, as a fraction of the measurement window (default 0.1).
+    #[arg(
+        verbatim_doc_comment,
+        long = "warmup",
+        value_name = "FRACTION",
+        requires = "simulate"
+    )]
+    pub warmup: Option<f64>,
+    /// Confidence level of the simulated intervals, in percent (default 99).
+    #[arg(
+        verbatim_doc_comment,
+        long = "confidence",
+        value_name = "PERCENT",
+        requires = "simulate"
+    )]
+    pub confidence: Option<f64>,
+    /// Seed of the simulation; the same seed gives byte-identical output with any number of threads (default: a random seed, which is printed).
+    #[arg(
+        verbatim_doc_comment,
+        long = "seed",
+        value_name = "SEED",
+        requires = "simulate"
+    )]
+    pub seed: Option<u64>,
+    /// Number of worker threads of the simulation and the fabric measurement (default: all cores).
+    #[arg(verbatim_doc_comment, short = 'j', long = "threads", value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+/// A validated `orcs queue` request (the parameter file is read when it runs).
+#[derive(Debug)]
+pub struct QueuePlan {
+    /// --config.
+    pub config_file: Option<String>,
+    /// The values given by flags, laid over the file's.
+    pub flags: orcs::queueing::params::Config,
+    pub axis: Option<orcs::queueing::sweep::Axis>,
+    pub fabric: Option<InputSpec>,
+    pub format: Format,
+    pub output: Option<String>,
+    pub plot: Option<(String, orcs::draw::ImageFormat)>,
+    /// The simulation settings (seed still to choose when `seed` is `None`).
+    pub simulate: Option<orcs::queueing::des::DesConfig>,
+    pub seed: Option<u64>,
+    pub threads: Option<usize>,
+}
+
+impl QueueArgs {
+    fn into_plan(self) -> Result<QueuePlan> {
+        use orcs::queueing::des::DesConfig;
+        use orcs::queueing::params::{
+            parse_bandwidth, parse_count, parse_list, parse_rate, parse_size, parse_time, Config,
+            NetworkSettings,
+        };
+        use orcs::queueing::sweep::Axis;
+        use orcs::queueing::{Architecture, Centre, Sources};
+        let list = |flag: &str, text: &Option<String>, parse| -> Result<Option<Vec<f64>>> {
+            text.as_ref()
+                .map(|t| parse_list(t, parse).with_context(|| format!("invalid value for {flag}")))
+                .transpose()
+        };
+        let mut flags = Config {
+            clusters: list("--clusters", &self.clusters, parse_count)?
+                .map(|v| v.into_iter().map(|c| c as u32).collect()),
+            total_nodes: self.nodes,
+            nodes_per_cluster: self.nodes_per_cluster,
+            rate: list("--rate", &self.rate, parse_rate)?,
+            message_size: list("--size", &self.size, parse_size)?,
+            service: self
+                .service
+                .as_deref()
+                .map(str::parse)
+                .transpose()
+                .context("invalid value for --service")?,
+            ecn1: self
+                .ecn1
+                .as_deref()
+                .map(str::parse)
+                .transpose()
+                .context("invalid value for --ecn1")?,
+            sources: self.open.then_some(Sources::Open),
+            architectures: self
+                .arch
+                .as_deref()
+                .map(|text| {
+                    text.split(',')
+                        .map(|a| a.trim().parse::<Architecture>())
+                        .collect::<Result<Vec<_>, _>>()
+                })
+                .transpose()
+                .context("invalid value for --arch")?,
+            ..Config::default()
+        };
+        for (n, what) in [
+            (self.nodes, "--nodes"),
+            (self.nodes_per_cluster, "--nodes-per-cluster"),
+        ] {
+            if n == Some(0) {
+                bail!("{what} must be at least 1");
+            }
+        }
+        // [NET=]VALUE flags, applied in the order given (later ones win).
+        fn per_network<T>(
+            flag: &str,
+            values: &[String],
+            parse: impl Fn(&str) -> Result<T>,
+            mut set: impl FnMut(&mut NetworkSettings, T),
+            config: &mut Config,
+        ) -> Result<()> {
+            for v in values {
+                let (target, text) = match v.split_once('=') {
+                    Some((net, text)) => {
+                        let centre: Centre = net
+                            .trim()
+                            .parse()
+                            .with_context(|| format!("invalid value '{v}' for {flag}"))?;
+                        (Some(centre), text)
+                    }
+                    None => (None, v.as_str()),
+                };
+                let value = parse(text).with_context(|| format!("invalid value for {flag}"))?;
+                match target {
+                    Some(c) => set(&mut config.networks[c.index()], value),
+                    None => set(&mut config.all_networks, value),
+                }
+            }
+            Ok(())
+        }
+        // A preset for all networks replaces per-network values given before it.
+        for v in &self.network {
+            let (target, text) = match v.split_once('=') {
+                Some((net, text)) => (
+                    Some(
+                        net.trim()
+                            .parse::<Centre>()
+                            .with_context(|| format!("invalid value '{v}' for --network"))?,
+                    ),
+                    text,
+                ),
+                None => (None, v.as_str()),
+            };
+            let preset = text.trim().parse().context("invalid value for --network")?;
+            match target {
+                Some(c) => flags.networks[c.index()].preset = Some(preset),
+                None => {
+                    flags.all_networks.preset = Some(preset);
+                    for n in &mut flags.networks {
+                        n.preset = None;
+                    }
+                }
+            }
+        }
+        per_network(
+            "--bandwidth",
+            &self.bandwidth,
+            |t| Ok(parse_bandwidth(t)?),
+            |n, v| n.bandwidth = Some(v),
+            &mut flags,
+        )?;
+        per_network(
+            "--latency",
+            &self.latency,
+            |t| Ok(parse_time(t)?),
+            |n, v| n.latency = Some(v),
+            &mut flags,
+        )?;
+        per_network(
+            "--switch-latency",
+            &self.switch_latency,
+            |t| Ok(parse_time(t)?),
+            |n, v| n.switch_latency = Some(v),
+            &mut flags,
+        )?;
+        per_network(
+            "--ports",
+            &self.ports,
+            |t| {
+                t.trim()
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|k| *k >= 4 && k % 2 == 0)
+                    .with_context(|| format!("'{t}' is not an even number of ports ≥ 4"))
+            },
+            |n, v| n.ports = Some(v),
+            &mut flags,
+        )?;
+        let axis = match &self.sweep {
+            Some(name) => {
+                let names: Vec<&str> = Axis::ALL.iter().map(|a| a.name()).collect();
+                let name = resolve("--sweep", name, &names)?;
+                Axis::ALL.into_iter().find(|a| a.name() == name)
+            }
+            None => None,
+        };
+        let format = match resolve("--format", &self.format, &["text", "json", "csv"])? {
+            "json" => Format::Json,
+            "csv" => Format::Csv,
+            _ => Format::Text,
+        };
+        let plot = match self.plot {
+            Some(path) => {
+                let format = image_format("--plot", &path)?;
+                Some((path, format))
+            }
+            None => None,
+        };
+        if self.threads == Some(0) {
+            bail!("--threads must be at least 1");
+        }
+        let simulate = if self.simulate {
+            let d = DesConfig::default();
+            let sources = match &self.sim_sources {
+                Some(s) => s.parse().context("invalid value for --sim-sources")?,
+                None => d.sources,
+            };
+            if sources == Sources::Blocking && self.open {
+                bail!("--sim-sources blocking checks the λ_eff correction, which --open turns off");
+            }
+            let confidence = self.confidence.unwrap_or(d.confidence * 100.0);
+            if !(confidence > 0.0 && confidence < 100.0) {
+                bail!(
+                    "--confidence must lie strictly between 0 and 100 (percent), got {confidence}"
+                );
+            }
+            let replications = self.replications.unwrap_or(d.replications);
+            if replications < 2 {
+                bail!("--replications must be at least 2 for a confidence interval, got {replications}");
+            }
+            let messages = self.messages.unwrap_or(d.messages);
+            if messages == 0 {
+                bail!("--messages must be at least 1");
+            }
+            let warmup = self.warmup.unwrap_or(d.warmup);
+            if !(warmup.is_finite() && (0.0..=10.0).contains(&warmup)) {
+                bail!("--warmup must be a fraction of the measurement window between 0 and 10, got {warmup}");
+            }
+            Some(DesConfig {
+                sources,
+                messages,
+                warmup,
+                replications,
+                seed: 0,
+                confidence: confidence / 100.0,
+            })
+        } else {
+            None
+        };
+        Ok(QueuePlan {
+            config_file: self.config,
+            flags,
+            axis,
+            fabric: self.fabric.map(|path| InputSpec {
+                path,
+                ..InputSpec::default()
+            }),
+            format,
+            output: self.output,
+            plot,
+            simulate,
+            seed: self.seed,
+            threads: self.threads,
+        })
+    }
 }
 
 /// Flags of `orcs scan`.
@@ -846,6 +1224,8 @@ pub enum Plan {
     Jobs(JobsPlan),
     /// Run, resume or merge a batch scan.
     Scan(ScanPlan),
+    /// Evaluate the multi-cluster queueing model.
+    Queue(Box<QueuePlan>),
 }
 
 /// A validated simulation request. Fabric-dependent checks (sizes) happen after loading.
@@ -1134,6 +1514,7 @@ impl Cli {
                     quiet: a.quiet,
                 }));
             }
+            Some(Command::Queue(q)) => return Ok(Plan::Queue(Box::new(q.into_plan()?))),
             Some(Command::Report(r)) => {
                 return Ok(Plan::Report(ReportPlan {
                     results: r.results,

@@ -23,6 +23,7 @@ pub mod mapping;
 pub mod metric;
 pub mod pattern;
 pub mod plot;
+pub mod queueing;
 pub mod report;
 pub mod results;
 pub mod routing;

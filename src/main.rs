@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use clap::Parser;
 use cli::{
     CheckPlan, Cli, ConvertPlan, FabricFormat, Format, GenPlan, JobsPlan, MapPlan, MatrixPlan,
-    Plan, PlotPlan, Renderer, ReportPlan, ScanPlan, SimPlan, TrafficPlan,
+    Plan, PlotPlan, QueuePlan, Renderer, ReportPlan, ScanPlan, SimPlan, TrafficPlan,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use orcs::deadlock::check_deadlock;
@@ -81,6 +81,7 @@ fn run(plan: Plan) -> Result<ExitCode> {
         Plan::Matrix(matrix) => run_matrix(&matrix),
         Plan::Jobs(jobs) => run_jobs(&jobs),
         Plan::Scan(scan) => run_scan(&scan),
+        Plan::Queue(queue) => run_queue(&queue),
         Plan::PatternHelp(usage) => {
             println!("{usage}");
             Ok(ExitCode::SUCCESS)
@@ -1083,6 +1084,108 @@ fn run_jobs(plan: &JobsPlan) -> Result<ExitCode> {
     let mut out = io::stdout().lock();
     out.write_all(doc.as_bytes())?;
     out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `orcs queue`: the multi-cluster queueing model over the requested grid, optionally
+/// simulated, as text, JSON or CSV, and plotted.
+fn run_queue(plan: &QueuePlan) -> Result<ExitCode> {
+    use orcs::queueing::{hops::FabricRoutes, params, plot, report, sweep, QueueError};
+    init_threads(plan.threads)?;
+    let file = match &plan.config_file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read parameter file '{path}'"))?;
+            params::parse_config(&text, path)?
+        }
+        None => params::Config::default(),
+    };
+    let config = file.overlay(&plan.flags);
+    let loaded = match &plan.fabric {
+        Some(spec) => Some(load(spec, false)?),
+        None => None,
+    };
+    let default_total = match &loaded {
+        Some(l) => u32::try_from(l.fabric.num_hosts()).unwrap_or(u32::MAX),
+        None => 256,
+    };
+    let scenario = sweep::Scenario::from_config(&config, default_total);
+    let grid = scenario.grid(plan.axis)?;
+    if plan.plot.is_some() && grid.axis.is_none() {
+        bail!("--plot draws the latency against a swept parameter: give several values to --clusters, --rate or --size, or name one with --sweep");
+    }
+    // Create the output files before the work, so that a bad path fails at once.
+    let plot_out = match &plan.plot {
+        Some((path, format)) => Some((create_file(path, "--plot")?, *format)),
+        None => None,
+    };
+    let routes = loaded
+        .as_ref()
+        .map(|l| FabricRoutes::new(&l.fabric, &l.table));
+    let fabric_name = plan.fabric.as_ref().map(|f| f.path.as_str());
+    let mut points = busy(
+        if routes.is_some() {
+            "measuring routes"
+        } else {
+            "solving"
+        },
+        false,
+        || sweep::evaluate(&grid, routes.as_ref()),
+    )
+    .map_err(|e| match (e, fabric_name) {
+        (QueueError::Fabric(msg), Some(path)) => anyhow::anyhow!("--fabric {path}: {msg}"),
+        (e, _) => e.into(),
+    })?;
+    let saturated = points.iter().filter(|p| p.solution.is_err()).count();
+    if saturated == points.len() {
+        let first = points[0].solution.clone().err();
+        let what = if points.len() == 1 {
+            String::new()
+        } else {
+            format!(" (and every other of the {} points)", points.len())
+        };
+        match first {
+            Some(e) => bail!("{e}{what}"),
+            None => bail!("nothing to evaluate"),
+        }
+    }
+    if saturated > 0 {
+        eprintln!(
+            "orcs: warning: {saturated} of {} points are saturated; they are marked and have no latency",
+            points.len()
+        );
+    }
+    if let Some(sim) = &plan.simulate {
+        let seed = match plan.seed {
+            Some(seed) => seed,
+            None => {
+                let seed = rand::random::<u64>();
+                eprintln!("orcs: using --seed {seed}");
+                seed
+            }
+        };
+        let config = orcs::queueing::des::DesConfig { seed, ..*sim };
+        busy("simulating", false, || {
+            sweep::simulate(&mut points, &config)
+        })?;
+    }
+    let ctx = report::Context {
+        scenario: &scenario,
+        grid: &grid,
+        fabric: fabric_name,
+    };
+    let bytes = match plan.format {
+        Format::Text => report::text(&ctx, &points),
+        Format::Json => report::json(&ctx, &points),
+        Format::Csv => report::csv(&ctx, &points),
+    };
+    if let Some((mut file, format)) = plot_out {
+        let figure = plot::latency_plot(&ctx, &points)
+            .context("--plot: there is no swept parameter to plot")?;
+        file.write_all(&plot::render_latency_plot(&figure, format)?)?;
+        file.flush()?;
+    }
+    write_whole(plan.output.as_deref().unwrap_or("-"), bytes.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -18,6 +18,7 @@ fn every_flag_has_sentence_help_and_value_names() {
         &["traffic"][..],
         &["jobs"][..],
         &["scan"][..],
+        &["queue"][..],
     ] {
         let mut args: Vec<&str> = sub.to_vec();
         args.push("--help");
@@ -86,6 +87,8 @@ fn every_flag_has_sentence_help_and_value_names() {
                 "--no-legend",
                 "--pfsim-compat",
                 "--dry-run",
+                "--open",
+                "--simulate",
             ]
             .iter()
             .any(|f| head.contains(f));

@@ -403,6 +403,28 @@ fn readme_pictures_come_from_the_readme_commands() {
 }
 
 #[test]
+fn readme_queue_plot_comes_from_the_readme_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let plot = dir.path().join("queue-clusters.png");
+    orcs(&[
+        "queue",
+        "--clusters",
+        "1:128:x2",
+        "--size",
+        "512,1024",
+        "--arch",
+        "non-blocking,blocking",
+        "--plot",
+        plot.to_str().unwrap(),
+    ])
+    .ok();
+    assert!(
+        std::fs::read(&plot).unwrap() == std::fs::read(repo("docs/queue-clusters.png")).unwrap(),
+        "docs/queue-clusters.png is not what the README's command draws"
+    );
+}
+
+#[test]
 fn maps_from_json_and_from_the_dot_map_agree() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("two.json");

@@ -79,7 +79,13 @@ fn a_cell_is_the_single_run_it_names() {
     // a resumed scan.
     let cached = std::fs::read_dir(dir.path().join("plan.cache"))
         .unwrap()
-        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".orcsfab"))
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .ends_with(".orcsfab")
+        })
         .count();
     assert_eq!(cached, 3);
 }
