@@ -211,7 +211,7 @@ struct Job {
 }
 
 /// The times of one stream: arrivals from one generator, run times from another.
-struct Stream_ {
+struct JobStream {
     spec_submit: TimeDist,
     spec_duration: TimeDist,
     arrivals: Xoshiro256PlusPlus,
@@ -221,7 +221,7 @@ struct Stream_ {
     last_submit: f64,
 }
 
-impl Stream_ {
+impl JobStream {
     /// The next submit time, or None when a list has run out.
     fn next_submit(&mut self) -> Option<f64> {
         let t = match &self.spec_submit {
@@ -277,11 +277,11 @@ pub fn simulate_run(
         }
     }
     let horizon = scenario.duration;
-    let mut streams: Vec<Stream_> = scenario
+    let mut streams: Vec<JobStream> = scenario
         .jobs
         .iter()
         .enumerate()
-        .map(|(j, spec)| Stream_ {
+        .map(|(j, spec)| JobStream {
             spec_submit: spec.submit.clone(),
             spec_duration: spec.duration.clone(),
             arrivals: stream_rng(config.seed, Stream::Jobs(2 * j as u64)),
