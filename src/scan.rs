@@ -523,9 +523,9 @@ pub fn unseal(line: &str) -> Option<Value> {
         .trim_start_matches(',')
         .strip_prefix("\"crc\":\"")?
         .strip_suffix("\"}")?;
-    let crc = u32::from_str_radix(hex, 16).ok()?;
     let body = format!("{}}}", &line[..at]);
-    if crc32fast::hash(body.as_bytes()) != crc {
+    // Exactly the text seal writes: 8 lowercase hex digits.
+    if format!("{:08x}", crc32fast::hash(body.as_bytes())) != hex {
         return None;
     }
     let value: Value = serde_json::from_str(&body).ok()?;
