@@ -807,6 +807,8 @@ fn run_scan(plan: &ScanPlan) -> Result<ExitCode> {
         .filter(|(i, _)| i % ranks.size() == ranks.rank())
         .map(|(_, c)| c)
         .collect();
+    // Every rank must share out the same pending list: none writes before all have read.
+    ranks.barrier();
     // Fabrics are loaded once, and only those a pending cell needs.
     let mut needed: Vec<usize> = pending.iter().map(|c| c.fabric).collect();
     needed.sort_unstable();
