@@ -141,6 +141,11 @@ impl Summary {
         })
     }
 
+    /// [`Summary::of`] integer counts.
+    pub fn of_counts(values: &[u64]) -> Option<Summary> {
+        Summary::of(&values.iter().map(|&x| x as f64).collect::<Vec<_>>())
+    }
+
     /// Half-width of the 95 % confidence interval.
     pub fn ci95_half_width(&self) -> f64 {
         (self.ci95_high - self.ci95_low) / 2.0

@@ -445,12 +445,11 @@ fn simulate_cell(
         )
     })?;
     let o = sim.run(progress);
-    let ints = |v: &[u64]| Summary::of(&v.iter().map(|&x| x as f64).collect::<Vec<_>>());
     let acc: Vec<f64> = o.acc_band.iter().copied().filter(|v| !v.is_nan()).collect();
     let mut result = serde_json::Map::new();
     let stats = match cell.metric {
-        MetricKind::SumMaxCong | MetricKind::GetCableCong => ints(&o.sum_max_cong),
-        MetricKind::DepMaxDelay => ints(&o.dep_max_delay),
+        MetricKind::SumMaxCong | MetricKind::GetCableCong => Summary::of_counts(&o.sum_max_cong),
+        MetricKind::DepMaxDelay => Summary::of_counts(&o.dep_max_delay),
         MetricKind::HistAccBand | MetricKind::HistMaxCong => Summary::of(&acc),
     };
     result.insert(
@@ -494,7 +493,7 @@ fn simulate_cell(
     }
     result.insert(
         "pairs".into(),
-        serde_json::to_value(ints(&o.pairs)).unwrap_or(Value::Null),
+        serde_json::to_value(Summary::of_counts(&o.pairs)).unwrap_or(Value::Null),
     );
     Ok((n as u64, Value::Object(result)))
 }
@@ -609,7 +608,7 @@ pub fn summary_csv(records: &[Value]) -> String {
     );
     let text = |r: &Value, k: &str| -> String {
         match r.get(k) {
-            Some(Value::String(v)) => csv_field(v),
+            Some(Value::String(v)) => crate::report::csv_field(v),
             Some(Value::Null) | None => String::new(),
             Some(v) => v.to_string(),
         }
@@ -649,14 +648,6 @@ pub fn summary_csv(records: &[Value]) -> String {
         );
     }
     s
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
 }
 
 #[cfg(test)]

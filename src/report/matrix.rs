@@ -63,7 +63,6 @@ pub struct MatrixSummaries {
 impl MatrixSummaries {
     /// Summarises an outcome.
     pub fn of(o: &WeightedOutcome) -> Self {
-        let ints = |v: &[u64]| Summary::of(&v.iter().map(|&x| x as f64).collect::<Vec<_>>());
         let finite = |v: &[f64]| {
             Summary::of(
                 &v.iter()
@@ -73,10 +72,10 @@ impl MatrixSummaries {
             )
         };
         MatrixSummaries {
-            max_load: ints(&o.max_load),
+            max_load: Summary::of_counts(&o.max_load),
             max_utilisation: finite(&o.max_utilisation),
             utilisation_sd: finite(&o.utilisation_sd),
-            max_flows: ints(&o.max_flows),
+            max_flows: Summary::of_counts(&o.max_flows),
             acc_band: finite(&o.acc_band),
         }
     }

@@ -337,12 +337,11 @@ impl Summaries {
             .copied()
             .filter(|v| !v.is_nan())
             .collect();
-        let as_f64 = |v: &[u64]| v.iter().map(|&x| x as f64).collect::<Vec<_>>();
         Summaries {
             acc_band: Summary::of(&acc),
-            sum_max_cong: Summary::of(&as_f64(&outcome.sum_max_cong)),
-            dep_max_delay: Summary::of(&as_f64(&outcome.dep_max_delay)),
-            pairs_per_run: Summary::of(&as_f64(&outcome.pairs)),
+            sum_max_cong: Summary::of_counts(&outcome.sum_max_cong),
+            dep_max_delay: Summary::of_counts(&outcome.dep_max_delay),
+            pairs_per_run: Summary::of_counts(&outcome.pairs),
         }
     }
 }
@@ -541,7 +540,7 @@ pub fn links_csv(fabric: &Fabric, routes: &[u64], links: &LinkStats) -> String {
 }
 
 /// Quotes a CSV field when it needs it (RFC 4180).
-fn csv_field(s: &str) -> String {
+pub(crate) fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
