@@ -15,7 +15,7 @@ use orcs::fabric::{cache, write, LoadedFabric};
 use orcs::input::{load_input, InputSpec};
 use orcs::mapping::{parse_node_ordering, LayoutSpec, RankLayout};
 use orcs::metric::MetricKind;
-use orcs::pattern::{Levels, PatternContext, PatternKind};
+use orcs::pattern::{communicator_size, Levels, PatternContext, PatternKind, SizeError};
 use orcs::report::{self, RunInfo, Summaries};
 use orcs::routing::{check_routes, route_quality, RouteSummary};
 
@@ -1263,18 +1263,10 @@ fn partial_name(output: &str) -> std::path::PathBuf {
 
 /// Sizes that depend on the fabric (spec §4.1), checked with ORCS's wording.
 fn resolve_sizes(plan: &SimPlan, hosts: usize) -> Result<PatternContext> {
-    if hosts < 4 {
-        bail!(
-            "{}: the fabric has {hosts} hosts (nodes whose name starts with `H`); the simulator needs at least four",
-            plan.input_file
-        );
-    }
-    let n = match plan.commsize {
-        0 => hosts - hosts % 2,
-        s if (4..=hosts as u64).contains(&s) => s as usize,
-        s => {
-            bail!("-s/--commsize must be between 4 and {hosts} (the hosts of the fabric), got {s}")
-        }
+    let n = match communicator_size(hosts, plan.commsize) {
+        Ok(n) => n,
+        Err(e @ SizeError::TooFewHosts(_)) => bail!("{}: {e}", plan.input_file),
+        Err(e) => bail!("-s/--{e}"),
     };
     let z = plan.part_commsize;
     if !(2..n as u64).contains(&z) {
@@ -1488,7 +1480,7 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
     bar.finish_and_clear();
     let elapsed = started.elapsed();
     let empty_runs = outcome.pairs.iter().filter(|&&p| p == 0).count();
-    if empty_runs as u64 == plan.runs && needs_traffic(plan.metric) {
+    if empty_runs as u64 == plan.runs && plan.metric.needs_traffic() {
         bail!(
             "no run produced any traffic, so --metric {} has nothing to measure",
             plan.metric
@@ -1606,16 +1598,9 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
 }
 
 /// Metrics that have nothing to report without traffic (spec §5.3).
-fn needs_traffic(metric: MetricKind) -> bool {
-    matches!(
-        metric,
-        MetricKind::HistMaxCong | MetricKind::HistAccBand | MetricKind::GetCableCong
-    )
-}
-
 /// Errors for a level that does not exist and for a pattern without any traffic.
 fn check_pattern_fits(plan: &SimPlan, ctx: &PatternContext, num_levels: usize) -> Result<()> {
-    if num_levels == 0 && needs_traffic(plan.metric) {
+    if num_levels == 0 && plan.metric.needs_traffic() {
         bail!(
             "pattern {} with commsize {} has no traffic, so --metric {} has nothing to measure (sum_max_cong and dep_max_delay report 0)",
             plan.pattern_lines.join(" ").trim_start_matches("Pattern: "),

@@ -39,6 +39,15 @@ impl MetricKind {
             MetricKind::GetCableCong => "get_cable_cong",
         }
     }
+
+    /// Whether the metric has nothing to report without traffic (sum_max_cong and
+    /// dep_max_delay report 0).
+    pub fn needs_traffic(self) -> bool {
+        matches!(
+            self,
+            MetricKind::HistMaxCong | MetricKind::HistAccBand | MetricKind::GetCableCong
+        )
+    }
 }
 
 impl fmt::Display for MetricKind {

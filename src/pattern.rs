@@ -143,6 +143,38 @@ pub struct PatternContext {
     pub orcs_compat: bool,
 }
 
+/// Why a communicator size does not fit a fabric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum SizeError {
+    /// The fabric has fewer than four hosts.
+    #[error("the fabric has {0} hosts (nodes whose name starts with `H`); the simulator needs at least four")]
+    TooFewHosts(usize),
+    /// The requested size is below 4 or above the host count.
+    #[error("commsize must be between 4 and {hosts} (the hosts of the fabric), got {requested}")]
+    Commsize {
+        /// The size asked for.
+        requested: u64,
+        /// The fabric's hosts.
+        hosts: usize,
+    },
+}
+
+/// The communicator size for `requested` ranks (0: all hosts, rounded down to even) on a
+/// fabric of `hosts` hosts (spec §4.1).
+pub fn communicator_size(hosts: usize, requested: u64) -> Result<usize, SizeError> {
+    if hosts < 4 {
+        return Err(SizeError::TooFewHosts(hosts));
+    }
+    match requested {
+        0 => Ok(hosts - hosts % 2),
+        s if (4..=hosts as u64).contains(&s) => Ok(s as usize),
+        s => Err(SizeError::Commsize {
+            requested: s,
+            hosts,
+        }),
+    }
+}
+
 impl PatternContext {
     /// A context for communicator size `commsize` with the ORCS defaults
     /// (`part_commsize` 2, no compat mode).

@@ -381,31 +381,14 @@ fn simulate_cell(
     use crate::pattern::PatternContext;
     use crate::sim::{stream_rng, SimConfig, Simulation, Stream};
     let fabric = &loaded.fabric;
-    let hosts = fabric.num_hosts();
-    if hosts < 4 {
-        return Err(format!(
-            "the fabric has {hosts} hosts; the simulator needs at least four"
-        ));
-    }
-    let n = match cell.commsize {
-        0 => hosts - hosts % 2,
-        s if (4..=hosts as u64).contains(&s) => s as usize,
-        s => {
-            return Err(format!(
-                "commsize {s} is not between 4 and the fabric's {hosts} hosts"
-            ))
-        }
-    };
+    let n = crate::pattern::communicator_size(fabric.num_hosts(), cell.commsize)
+        .map_err(|e| e.to_string())?;
     let ctx = PatternContext {
         commsize: n as u32,
         part_commsize: 2,
         orcs_compat: false,
     };
-    let needs_traffic = matches!(
-        cell.metric,
-        MetricKind::HistMaxCong | MetricKind::HistAccBand | MetricKind::GetCableCong
-    );
-    if needs_traffic && cell.parsed.num_levels(&ctx) == 0 {
+    if cell.metric.needs_traffic() && cell.parsed.num_levels(&ctx) == 0 {
         return Err(format!(
             "pattern {} with commsize {n} has no traffic to measure",
             cell.pattern
