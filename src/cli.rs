@@ -381,11 +381,7 @@ impl QueueArgs {
             }
             None => None,
         };
-        let format = match resolve("--format", &self.format, &["text", "json", "csv"])? {
-            "json" => Format::Json,
-            "csv" => Format::Csv,
-            _ => Format::Text,
-        };
+        let format = report_format(&self.format)?;
         let plot = match self.plot {
             Some(path) => {
                 let format = image_format("--plot", &path)?;
@@ -773,6 +769,17 @@ fn parse_metric(value: &str) -> Result<MetricKind> {
         .into_iter()
         .find(|m| m.name() == name)
         .unwrap_or(MetricKind::HistMaxCong))
+}
+
+/// The value of a `--format` flag: text, json or csv (unambiguous prefixes allowed).
+fn report_format(value: &str) -> Result<Format> {
+    Ok(
+        match resolve("--format", value, &["text", "json", "csv"])? {
+            "json" => Format::Json,
+            "csv" => Format::Csv,
+            _ => Format::Text,
+        },
+    )
 }
 
 /// The image format of `path`, named by `flag` in the error.
@@ -1335,11 +1342,7 @@ fn matrix_plan(a: SimArgs) -> Result<MatrixPlan> {
     if a.threads == Some(0) {
         bail!("--threads must be at least 1");
     }
-    let format = match resolve("--format", &a.format, &["text", "json", "csv"])? {
-        "json" => Format::Json,
-        "csv" => Format::Csv,
-        _ => Format::Text,
-    };
+    let format = report_format(&a.format)?;
     if a.printnamelist && format != Format::Text {
         bail!("--printnamelist prints text; it cannot be combined with --format json or csv");
     }
@@ -1447,11 +1450,7 @@ impl Cli {
                 if j.threads == Some(0) {
                     bail!("--threads must be at least 1");
                 }
-                let format = match resolve("--format", &j.format, &["text", "json", "csv"])? {
-                    "json" => Format::Json,
-                    "csv" => Format::Csv,
-                    _ => Format::Text,
-                };
+                let format = report_format(&j.format)?;
                 return Ok(Plan::Jobs(JobsPlan {
                     scenario: j.scenario,
                     seed: j.seed,
@@ -1610,11 +1609,7 @@ impl Cli {
         if part_commsize < 0 {
             bail!("-z/--part_commsize must be positive, got {part_commsize}");
         }
-        let format = match resolve("--format", &a.format, &["text", "json", "csv"])? {
-            "json" => Format::Json,
-            "csv" => Format::Csv,
-            _ => Format::Text,
-        };
+        let format = report_format(&a.format)?;
         if a.threads == Some(0) {
             bail!("--threads must be at least 1");
         }

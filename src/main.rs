@@ -554,49 +554,20 @@ fn run_matrix(plan: &MatrixPlan) -> Result<ExitCode> {
             fabric.num_hosts()
         );
     }
-    let seed = match plan.seed {
-        Some(seed) => seed,
-        None => {
-            let seed = rand::random::<u64>();
-            eprintln!("orcs: using --seed {seed}");
-            seed
-        }
-    };
-    let ordering = match &plan.node_ordering_file {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read node ordering file '{path}'"))?;
-            parse_node_ordering(&text, path)?
-        }
-        None => Vec::new(),
-    };
-    let spec = LayoutSpec {
-        commsize: traffic.slots as usize,
-        subset: plan.subset,
-        part: None,
-        ordering,
-        shuffle: plan.shuffle,
-    };
-    let (layout, warnings) =
-        RankLayout::build(fabric, &spec, &mut stream_rng(seed, Stream::Subset))?;
-    if !plan.quiet {
-        for w in warnings {
-            eprintln!("orcs: warning: {w}");
-        }
-    }
-    if plan.verbose {
-        let names: Vec<&str> = layout
-            .hosts()
-            .iter()
-            .map(|&h| fabric.host_name(h))
-            .collect();
-        eprintln!(
-            "orcs: NAMELIST ({} hosts, {} fixed by the node ordering file): {}",
-            names.len(),
-            layout.num_fixed(),
-            names.join(",")
-        );
-    }
+    let seed = plan.seed.unwrap_or_else(pick_seed);
+    let layout = build_layout(
+        fabric,
+        LayoutSpec {
+            commsize: traffic.slots as usize,
+            subset: plan.subset,
+            part: None,
+            ordering: read_ordering(plan.node_ordering_file.as_deref())?,
+            shuffle: plan.shuffle,
+        },
+        seed,
+        plan.quiet,
+        plan.verbose,
+    )?;
     let config = WeightedConfig {
         runs: plan.runs,
         seed,
@@ -614,18 +585,7 @@ fn run_matrix(plan: &MatrixPlan) -> Result<ExitCode> {
             loaded.routes.as_ref(),
         )
     })
-    .map_err(|check| {
-        let mut msg = format!(
-            "{}: {} of {} host pairs of the communicator are not routed:",
-            plan.input_file,
-            check.broken(),
-            check.pairs_checked
-        );
-        for ex in &check.examples {
-            msg.push_str(&format!("\n  {}", ex.describe(fabric)));
-        }
-        anyhow::anyhow!(msg)
-    })?;
+    .map_err(|check| unrouted(&plan.input_file, fabric, &check))?;
     let mut target = open_target(&plan.output_file, &plan.input_file)?;
     let links_out = match &plan.links_file {
         Some(path) => Some(create_file(path, "--links")?),
@@ -1191,6 +1151,72 @@ fn run_queue(plan: &QueuePlan) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A fresh seed, printed even with -q: without it the run cannot be reproduced.
+fn pick_seed() -> u64 {
+    let seed = rand::random::<u64>();
+    eprintln!("orcs: using --seed {seed}");
+    seed
+}
+
+/// The GUIDs of a node ordering file (`--node_ordering_file`), or none.
+fn read_ordering(path: Option<&str>) -> Result<Vec<u64>> {
+    let Some(path) = path else {
+        return Ok(Vec::new());
+    };
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read node ordering file '{path}'"))?;
+    Ok(parse_node_ordering(&text, path)?)
+}
+
+/// Chooses the hosts of `spec` from the subset stream of `seed`; prints the layout's
+/// warnings (unless `quiet`) and, with `verbose`, the chosen hosts.
+fn build_layout(
+    fabric: &orcs::fabric::Fabric,
+    spec: LayoutSpec,
+    seed: u64,
+    quiet: bool,
+    verbose: bool,
+) -> Result<RankLayout> {
+    let (layout, warnings) =
+        RankLayout::build(fabric, &spec, &mut stream_rng(seed, Stream::Subset))?;
+    if !quiet {
+        for w in warnings {
+            eprintln!("orcs: warning: {w}");
+        }
+    }
+    if verbose {
+        let names: Vec<&str> = layout
+            .hosts()
+            .iter()
+            .map(|&h| fabric.host_name(h))
+            .collect();
+        eprintln!(
+            "orcs: NAMELIST ({} hosts, {} fixed by the node ordering file): {}",
+            names.len(),
+            layout.num_fixed(),
+            names.join(",")
+        );
+    }
+    Ok(layout)
+}
+
+/// The error for a communicator with broken routes: the count and the first examples.
+fn unrouted(
+    input_file: &str,
+    fabric: &orcs::fabric::Fabric,
+    check: &orcs::routing::RouteCheck,
+) -> anyhow::Error {
+    let mut msg = format!(
+        "{input_file}: {} of {} host pairs of the communicator are not routed:",
+        check.broken(),
+        check.pairs_checked
+    );
+    for ex in &check.examples {
+        msg.push_str(&format!("\n  {}", ex.describe(fabric)));
+    }
+    anyhow::anyhow!(msg)
+}
+
 /// `orcs plot`: one metric of one or more JSON results as an image.
 fn run_plot(plan: &PlotPlan) -> Result<ExitCode> {
     let docs = plan
@@ -1376,50 +1402,22 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
     if cable_dot_on_stdout && !plan.orcs_compat && (plan.printptrn || plan.printnamelist) {
         bail!("--printptrn and --printnamelist cannot be mixed into the get_cable_cong dot graph on standard output; add -o FILE for the metric");
     }
-    let seed = match plan.seed {
-        Some(seed) => seed,
-        // Every rank must use rank 0's choice.
-        None => ranks.chosen_by_root(|| {
-            // Shown even with -q: without it the run cannot be reproduced.
-            let seed = rand::random::<u64>();
-            eprintln!("orcs: using --seed {seed}");
-            seed
-        }),
-    };
-    let ordering = match &plan.node_ordering_file {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read node ordering file '{path}'"))?;
-            parse_node_ordering(&text, path)?
-        }
-        None => Vec::new(),
-    };
-    let spec = LayoutSpec {
-        commsize: ctx.commsize as usize,
-        subset: plan.subset,
-        part: plan.part_subset.map(|m| (m, ctx.part_commsize as usize)),
-        ordering,
-        shuffle: plan.shuffle,
-    };
-    let (layout, warnings) =
-        RankLayout::build(fabric, &spec, &mut stream_rng(seed, Stream::Subset))?;
-    if !quiet {
-        for w in warnings {
-            eprintln!("orcs: warning: {w}");
-        }
-    }
-    if plan.verbose {
-        let names: Vec<&str> = layout
-            .hosts()
-            .iter()
-            .map(|&h| fabric.host_name(h))
-            .collect();
-        eprintln!(
-            "orcs: NAMELIST ({} hosts, {} fixed by the node ordering file): {}",
-            names.len(),
-            layout.num_fixed(),
-            names.join(",")
-        );
+    // Every rank must use rank 0's choice.
+    let seed = plan.seed.unwrap_or_else(|| ranks.chosen_by_root(pick_seed));
+    let layout = build_layout(
+        fabric,
+        LayoutSpec {
+            commsize: ctx.commsize as usize,
+            subset: plan.subset,
+            part: plan.part_subset.map(|m| (m, ctx.part_commsize as usize)),
+            ordering: read_ordering(plan.node_ordering_file.as_deref())?,
+            shuffle: plan.shuffle,
+        },
+        seed,
+        quiet,
+        plan.verbose && ranks.is_root(),
+    )?;
+    if plan.verbose && ranks.is_root() {
         eprintln!("orcs: {num_levels} levels per run");
     }
 
@@ -1442,18 +1440,7 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
             loaded.routes.as_ref(),
         )
     })
-    .map_err(|check| {
-        let mut msg = format!(
-            "{}: {} of {} host pairs of the communicator are not routed:",
-            plan.input_file,
-            check.broken(),
-            check.pairs_checked
-        );
-        for ex in &check.examples {
-            msg.push_str(&format!("\n  {}", ex.describe(fabric)));
-        }
-        anyhow::anyhow!(msg)
-    })?;
+    .map_err(|check| unrouted(&plan.input_file, fabric, &check))?;
     if !ranks.is_root() {
         ranks.run(&sim, plan.runs, &|_| {});
         return Ok(ExitCode::SUCCESS);
