@@ -24,8 +24,8 @@ pub use scenario::{parse_scenario, read_scenario, RunSpec, Scenario, ScenarioErr
 pub use topology::{build_topology, pfsim_xgft, torus};
 
 use crate::appsim::{
-    host_pairs, is_network_link, map_ranks, select_hosts, unroute_job, HostPairs, LinkLoads,
-    PathFinder, PlacementError, Routes,
+    host_pairs, link_stats, map_ranks, select_hosts, unroute_job, HostPairs, LinkLoads, PathFinder,
+    PlacementError, Routes,
 };
 use crate::sim::{stream_rng, Stream};
 use crate::traffic::{Cluster, TrafficMatrix};
@@ -254,6 +254,107 @@ fn draw(d: &TimeDist, rng: &mut Xoshiro256PlusPlus) -> f64 {
     }
 }
 
+/// The cluster side of one run: hosts, link loads, routing, and the jobs so far.
+struct ClusterState<'a> {
+    run: &'a RunSpec,
+    cluster: &'a Cluster,
+    matrices: &'a [&'a TrafficMatrix],
+    jobs: Vec<Job>,
+    allocated: Vec<bool>,
+    finder: PathFinder<'a>,
+    loads: LinkLoads,
+    select_rng: Xoshiro256PlusPlus,
+    route_rng: Xoshiro256PlusPlus,
+    /// Per stream: the hosts of its last start and their host pairs (the same hosts give
+    /// the same placement, always so with the linear selector on a quiet cluster).
+    last: Vec<Option<(Vec<u32>, HostPairs)>>,
+}
+
+impl ClusterState<'_> {
+    /// Starts job `k` at `now` if its hosts can be selected: place, route, load. False
+    /// when it does not fit now.
+    fn try_start(&mut self, k: usize, now: f64) -> Result<bool, PlacementError> {
+        let stream = self.jobs[k].stream;
+        let matrix = self.matrices[stream];
+        let hosts = match select_hosts(
+            self.cluster,
+            &self.allocated,
+            matrix.ranks as u64,
+            self.run.selector,
+            &mut self.select_rng,
+        ) {
+            Ok(h) => h,
+            Err(PlacementError::TooLarge { .. }) => return Ok(false),
+            Err(e) => return Err(e),
+        };
+        for &h in &hosts {
+            self.allocated[h as usize] = true;
+        }
+        let pairs = match &self.last[stream] {
+            Some((h, p)) if *h == hosts => p.clone(),
+            _ => {
+                let placement =
+                    map_ranks(self.cluster, &hosts, matrix.ranks, self.run.mapper, matrix);
+                let p = host_pairs(matrix, &placement);
+                self.last[stream] = Some((hosts.clone(), p.clone()));
+                p
+            }
+        };
+        let routes = self.finder.route_job(
+            &pairs,
+            self.run.router,
+            &mut self.loads,
+            &mut self.route_rng,
+        )?;
+        let job = &mut self.jobs[k];
+        job.started = now;
+        job.hosts = hosts;
+        job.pairs = pairs;
+        job.routes = routes;
+        Ok(true)
+    }
+
+    /// Ends job `k`: its traffic leaves the links and its hosts are freed.
+    fn finish(&mut self, k: usize) {
+        let job = &mut self.jobs[k];
+        unroute_job(self.cluster, &job.pairs, &job.routes, &mut self.loads);
+        for &h in &job.hosts {
+            self.allocated[h as usize] = false;
+        }
+        job.routes = Routes::default();
+        job.pairs.pairs = Vec::new();
+    }
+
+    /// Records the link series at `t`: largest load ÷ capacity, its spread, most flows.
+    fn record_links(&self, result: &mut RunResult, t: f64) {
+        let stats = link_stats(self.cluster, &self.loads);
+        result.series[0].record(t, stats.max);
+        result.series[1].record(t, stats.variance.sqrt());
+        result.series[2].record(t, stats.max_flows as f64);
+    }
+}
+
+/// The event queue: earliest time first, equal times in the order scheduled.
+#[derive(Default)]
+struct Events {
+    heap: BinaryHeap<std::cmp::Reverse<(Time, u64, Event)>>,
+    scheduled: u64,
+}
+
+impl Events {
+    fn push(&mut self, t: f64, e: Event) {
+        self.heap
+            .push(std::cmp::Reverse((Time(t), self.scheduled, e)));
+        self.scheduled += 1;
+    }
+
+    fn pop(&mut self) -> Option<(f64, Event)> {
+        self.heap
+            .pop()
+            .map(|std::cmp::Reverse((Time(t), _, e))| (t, e))
+    }
+}
+
 /// Runs one cell of a scenario on `cluster` with the matrices of the job streams (in
 /// `scenario.jobs` order). Errors when a job can never fit the cluster or two of its
 /// hosts are not connected.
@@ -276,7 +377,6 @@ pub fn simulate_run(
             });
         }
     }
-    let horizon = scenario.duration;
     let mut streams: Vec<JobStream> = scenario
         .jobs
         .iter()
@@ -291,28 +391,28 @@ pub fn simulate_run(
             last_submit: 0.0,
         })
         .collect();
-    let mut select_rng = stream_rng(
-        config.seed,
-        Stream::Selection(((run.topology as u64) << 32) | run.selector_index as u64),
-    );
-    let mut route_rng = stream_rng(config.seed, Stream::Routing(run.id as u64));
-    let mut finder = PathFinder::new(cluster);
-    let mut loads = LinkLoads {
-        bytes: vec![0; cluster.edges.len()],
-        flows: vec![0; cluster.edges.len()],
+    let mut state = ClusterState {
+        run,
+        cluster,
+        matrices,
+        jobs: Vec::new(),
+        allocated: vec![false; cluster.hosts.len()],
+        finder: PathFinder::new(cluster),
+        loads: LinkLoads {
+            bytes: vec![0; cluster.edges.len()],
+            flows: vec![0; cluster.edges.len()],
+        },
+        select_rng: stream_rng(
+            config.seed,
+            Stream::Selection(((run.topology as u64) << 32) | run.selector_index as u64),
+        ),
+        route_rng: stream_rng(config.seed, Stream::Routing(run.id as u64)),
+        last: vec![None; scenario.jobs.len()],
     };
-    let mut allocated = vec![false; cluster.hosts.len()];
-    let mut jobs: Vec<Job> = Vec::new();
-    let mut queue: VecDeque<usize> = VecDeque::new();
-    let mut events: BinaryHeap<std::cmp::Reverse<(Time, u64, Event)>> = BinaryHeap::new();
-    let mut seq = 0u64;
-    let mut push = |events: &mut BinaryHeap<_>, t: f64, e: Event| {
-        events.push(std::cmp::Reverse((Time(t), seq, e)));
-        seq += 1;
-    };
+    let mut events = Events::default();
     for (j, s) in streams.iter_mut().enumerate() {
         if let Some(t) = s.next_submit() {
-            push(&mut events, t, Event::Submit(j));
+            events.push(t, Event::Submit(j));
         }
     }
     let mut result = RunResult {
@@ -320,45 +420,20 @@ pub fn simulate_run(
         samples: vec![Vec::new(); SAMPLES.len()],
         ..RunResult::default()
     };
-    let network: Vec<u32> = (0..cluster.edges.len() as u32)
-        .filter(|&e| is_network_link(cluster, e))
-        .collect();
-    let record_links = |result: &mut RunResult, loads: &LinkLoads, t: f64| {
-        let (mut max, mut sum, mut sum_sq, mut flows) = (0.0f64, 0.0f64, 0.0f64, 0u64);
-        for &e in &network {
-            let x = loads.bytes[e as usize] as f64 / cluster.edges[e as usize].2;
-            max = max.max(x);
-            sum += x;
-            sum_sq += x * x;
-            flows = flows.max(loads.flows[e as usize]);
-        }
-        let n = network.len() as f64;
-        let sd = if network.len() > 1 {
-            ((sum_sq - sum * sum / n) / (n - 1.0)).max(0.0).sqrt()
-        } else {
-            0.0
-        };
-        result.series[0].record(t, max);
-        result.series[1].record(t, sd);
-        result.series[2].record(t, flows as f64);
-    };
-    let record_counts = |result: &mut RunResult, waiting: usize, running: u64, t: f64| {
-        result.series[3].record(t, waiting as f64);
-        result.series[4].record(t, running as f64);
-        result.series[5].record(t, result.finished as f64);
-        result.series[6].record(t, waiting as f64 + running as f64);
-    };
-    let mut last: Vec<Option<(Vec<u32>, HostPairs)>> = vec![None; scenario.jobs.len()];
+    let mut queue: VecDeque<usize> = VecDeque::new();
     let mut running = 0u64;
-    while let Some(std::cmp::Reverse((Time(now), _, event))) = events.pop() {
-        if now > horizon {
+    while let Some((now, event)) = events.pop() {
+        if now > scenario.duration {
             break;
         }
+        // Jobs that may start now: the new one if nobody waits, else the queue's head
+        // (and the next heads while they fit, unless PFSim's one per end).
+        let mut candidates: Option<usize> = None;
         match event {
             Event::Submit(j) => {
                 result.submitted += 1;
                 let run_time = streams[j].next_duration();
-                jobs.push(Job {
+                state.jobs.push(Job {
                     stream: j,
                     submitted: now,
                     started: f64::NAN,
@@ -368,131 +443,42 @@ pub fn simulate_run(
                     routes: Routes::default(),
                 });
                 if let Some(t) = streams[j].next_submit() {
-                    push(&mut events, t, Event::Submit(j));
+                    events.push(t, Event::Submit(j));
                 }
-                let k = jobs.len() - 1;
-                let started = queue.is_empty()
-                    && try_start(
-                        k,
-                        now,
-                        run,
-                        cluster,
-                        matrices,
-                        &mut jobs,
-                        &mut allocated,
-                        &mut finder,
-                        &mut loads,
-                        &mut select_rng,
-                        &mut route_rng,
-                        &mut last,
-                    )?;
-                if started {
-                    running += 1;
-                    result.started += 1;
-                    push(&mut events, now + jobs[k].run_time, Event::Finish(k));
-                    record_links(&mut result, &loads, now);
-                } else {
-                    queue.push_back(k);
+                queue.push_back(state.jobs.len() - 1);
+                if queue.len() == 1 {
+                    candidates = Some(1);
                 }
-                record_counts(&mut result, queue.len(), running, now);
             }
             Event::Finish(k) => {
-                let job = &mut jobs[k];
-                unroute_job(cluster, &job.pairs, &job.routes, &mut loads);
-                for &h in &job.hosts {
-                    allocated[h as usize] = false;
-                }
-                job.routes = Routes::default();
-                job.pairs.pairs = Vec::new();
+                state.finish(k);
                 running -= 1;
                 result.finished += 1;
+                let job = &state.jobs[k];
                 result.samples[0].push(job.started - job.submitted);
                 result.samples[1].push(now - job.submitted);
-                record_links(&mut result, &loads, now);
-                while let Some(&head) = queue.front() {
-                    if !try_start(
-                        head,
-                        now,
-                        run,
-                        cluster,
-                        matrices,
-                        &mut jobs,
-                        &mut allocated,
-                        &mut finder,
-                        &mut loads,
-                        &mut select_rng,
-                        &mut route_rng,
-                        &mut last,
-                    )? {
-                        break;
-                    }
-                    queue.pop_front();
-                    running += 1;
-                    result.started += 1;
-                    push(&mut events, now + jobs[head].run_time, Event::Finish(head));
-                    record_links(&mut result, &loads, now);
-                    if config.pfsim_compat {
-                        break;
-                    }
-                }
-                record_counts(&mut result, queue.len(), running, now);
+                state.record_links(&mut result, now);
+                candidates = Some(if config.pfsim_compat { 1 } else { usize::MAX });
             }
         }
+        for _ in 0..candidates.unwrap_or(0) {
+            let Some(&head) = queue.front() else { break };
+            if !state.try_start(head, now)? {
+                break;
+            }
+            queue.pop_front();
+            running += 1;
+            result.started += 1;
+            events.push(now + state.jobs[head].run_time, Event::Finish(head));
+            state.record_links(&mut result, now);
+        }
+        let waiting = queue.len() as f64;
+        result.series[3].record(now, waiting);
+        result.series[4].record(now, running as f64);
+        result.series[5].record(now, result.finished as f64);
+        result.series[6].record(now, waiting + running as f64);
     }
     Ok(result)
-}
-
-/// Starts job `k` at `now` if its hosts can be selected: place, route, load. False when
-/// it does not fit now.
-#[allow(clippy::too_many_arguments)]
-fn try_start(
-    k: usize,
-    now: f64,
-    run: &RunSpec,
-    cluster: &Cluster,
-    matrices: &[&TrafficMatrix],
-    jobs: &mut [Job],
-    allocated: &mut [bool],
-    finder: &mut PathFinder<'_>,
-    loads: &mut LinkLoads,
-    select_rng: &mut Xoshiro256PlusPlus,
-    route_rng: &mut Xoshiro256PlusPlus,
-    last: &mut [Option<(Vec<u32>, HostPairs)>],
-) -> Result<bool, PlacementError> {
-    let matrix = matrices[jobs[k].stream];
-    let hosts = match select_hosts(
-        cluster,
-        allocated,
-        matrix.ranks as u64,
-        run.selector,
-        select_rng,
-    ) {
-        Ok(h) => h,
-        Err(PlacementError::TooLarge { .. }) => return Ok(false),
-        Err(e) => return Err(e),
-    };
-    for &h in &hosts {
-        allocated[h as usize] = true;
-    }
-    // The same hosts give the same placement and host pairs as last time (always so with
-    // the linear selector on a quiet cluster).
-    let stream = jobs[k].stream;
-    let pairs = match &last[stream] {
-        Some((h, p)) if *h == hosts => p.clone(),
-        _ => {
-            let placement = map_ranks(cluster, &hosts, matrix.ranks, run.mapper, matrix);
-            let p = host_pairs(matrix, &placement);
-            last[stream] = Some((hosts.clone(), p.clone()));
-            p
-        }
-    };
-    let routes = finder.route_job(&pairs, run.router, loads, route_rng)?;
-    let job = &mut jobs[k];
-    job.started = now;
-    job.hosts = hosts;
-    job.pairs = pairs;
-    job.routes = routes;
-    Ok(true)
 }
 
 #[cfg(test)]
