@@ -3,13 +3,14 @@
 //! The big fabrics come from `../shared/` beside the repository and are skipped without it.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use orcs::engine::metric::MetricKind;
+use orcs::engine::stream::{stream_rng, Stream};
+use orcs::engine::unit::{SimConfig, Simulation};
 use orcs::fabric::{load_routed_fabric, LoadOptions, LoadedFabric};
 use orcs::ib::lft::parse_lfts;
-use orcs::mapping::{LayoutSpec, RankLayout, SubsetMethod};
-use orcs::metric::MetricKind;
-use orcs::pattern::{Pattern, PatternContext};
 use orcs::routing::check_routes;
-use orcs::sim::{stream_rng, SimConfig, Simulation, Stream};
+use orcs::workload::mapping::{LayoutSpec, RankLayout, SubsetMethod};
+use orcs::workload::pattern::{Pattern, PatternContext};
 use std::path::Path;
 use std::time::Duration;
 
@@ -142,7 +143,8 @@ fn bench_cache(c: &mut Criterion) {
     for (k, n) in trees {
         let spec = format!("kary-ntree:k={k},n={n}");
         let generated = orcs::gen::topology::generate(&spec).expect("spec");
-        let (table, _) = orcs::gen::route_generated(&generated, None, None, 0).expect("routable");
+        let (table, _) =
+            orcs::routing::route_generated(&generated, None, None, 0).expect("routable");
         let mut loaded = LoadedFabric::new(generated.fabric, table);
         let hosts: Vec<u32> = (0..loaded.fabric.num_hosts() as u32).collect();
         let check = check_routes(&loaded.fabric, &loaded.table, &hosts);
@@ -174,14 +176,15 @@ fn bench_cache(c: &mut Criterion) {
 /// (Linear selection, block placement) and routed per iteration, as one run of PFSim's
 /// scenario does at every job start.
 fn bench_traffic(c: &mut Criterion) {
-    use orcs::appsim::{
+    use orcs::cluster::application::{
         host_pairs, link_stats, map_ranks, route_job, select_hosts, LinkLoads, Mapper, PathRouter,
         Selector,
     };
     use rand::SeedableRng;
     let root = env!("CARGO_MANIFEST_DIR");
-    let cluster = orcs::traffic::read_cluster_graphml(&format!("{root}/topologies/milk.graphml"))
-        .expect("bundled cluster");
+    let cluster =
+        orcs::cluster::graph::read_cluster_graphml(&format!("{root}/topologies/milk.graphml"))
+            .expect("bundled cluster");
     let mut group = c.benchmark_group("traffic");
     group.sample_size(20);
     let shared_ft = format!("{root}/../shared/traces/pfsim/traces/ft-c-128.tar.gz");
@@ -189,7 +192,7 @@ fn bench_traffic(c: &mut Criterion) {
         ("cg-c-128", format!("{root}/patterns/cg-c-128.tar.gz")),
         ("ft-c-128", shared_ft),
     ] {
-        let Ok(matrix) = orcs::traffic::read_traffic(&path) else {
+        let Ok(matrix) = orcs::workload::matrix::read_traffic(&path) else {
             continue;
         };
         for router in [PathRouter::PfsimDmodk, PathRouter::GreedyMax] {
@@ -216,7 +219,7 @@ fn bench_traffic(c: &mut Criterion) {
 /// runs on milk; PFSim: 3.75 s of CPU) and a 512-host three-level XGFT with D-mod-K and
 /// greedy-max (2 runs to time 50; PFSim: 126 s).
 fn bench_jobs(c: &mut Criterion) {
-    use orcs::jobs::{build_topology, parse_scenario, simulate_run, JobsConfig};
+    use orcs::cluster::jobs::{build_topology, parse_scenario, simulate_run, JobsConfig};
     let root = env!("CARGO_MANIFEST_DIR");
     let algorithms = |selectors: &str, mappers: &str, routers: &str| {
         format!(
@@ -259,7 +262,7 @@ fn bench_jobs(c: &mut Criterion) {
     for (name, text) in cases {
         let scenario = parse_scenario(&text, "bench.yml").expect("scenario");
         let cluster = build_topology(&scenario.topologies[0].1).expect("topology");
-        let matrix = orcs::traffic::read_traffic(&scenario.jobs[0].trace).expect("trace");
+        let matrix = orcs::workload::matrix::read_traffic(&scenario.jobs[0].trace).expect("trace");
         let runs = scenario.runs();
         group.bench_function(name, |b| {
             b.iter(|| {

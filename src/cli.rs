@@ -3,10 +3,10 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{ArgAction, Args, Parser, Subcommand};
-use orcs::input::InputSpec;
-use orcs::mapping::SubsetMethod;
-use orcs::metric::MetricKind;
-use orcs::pattern::{Pattern, PatternError, PatternKind};
+use orcs::engine::metric::MetricKind;
+use orcs::fabric::input::InputSpec;
+use orcs::workload::mapping::SubsetMethod;
+use orcs::workload::pattern::{Pattern, PatternError, PatternKind};
 
 /// Oblivious routing congestion simulator for HPC interconnects.
 ///
@@ -227,7 +227,7 @@ pub struct QueuePlan {
     pub fabric: Option<InputSpec>,
     pub format: Format,
     pub output: Option<String>,
-    pub plot: Option<(String, orcs::draw::ImageFormat)>,
+    pub plot: Option<(String, orcs::viz::draw::ImageFormat)>,
     /// The simulation settings (seed still to choose when `seed` is `None`).
     pub simulate: Option<orcs::queueing::des::DesConfig>,
     pub seed: Option<u64>,
@@ -596,9 +596,9 @@ pub struct TrafficArgs {
 pub struct TrafficPlan {
     pub cluster: String,
     pub matrix: String,
-    pub selectors: Vec<orcs::appsim::Selector>,
-    pub mappers: Vec<orcs::appsim::Mapper>,
-    pub routers: Vec<orcs::appsim::PathRouter>,
+    pub selectors: Vec<orcs::cluster::application::Selector>,
+    pub mappers: Vec<orcs::cluster::application::Mapper>,
+    pub routers: Vec<orcs::cluster::application::PathRouter>,
     pub seed: u64,
     pub links: Option<String>,
 }
@@ -734,13 +734,13 @@ pub enum Renderer {
 pub struct MapPlan {
     pub result: String,
     pub output: String,
-    pub format: orcs::draw::ImageFormat,
+    pub format: orcs::viz::draw::ImageFormat,
     pub top: usize,
     /// `Some(true)`/`Some(false)` when asked, `None` to decide by fabric size.
     pub switches_only: Option<bool>,
     pub legend: bool,
     pub renderer: Renderer,
-    pub layout: Option<orcs::map::Layout>,
+    pub layout: Option<orcs::viz::map::Layout>,
     pub width: u32,
     pub height: u32,
 }
@@ -750,7 +750,7 @@ pub struct MapPlan {
 pub struct PlotPlan {
     pub results: Vec<String>,
     pub output: String,
-    pub format: orcs::draw::ImageFormat,
+    pub format: orcs::viz::draw::ImageFormat,
     pub metric: Option<MetricKind>,
 }
 
@@ -783,8 +783,8 @@ fn report_format(value: &str) -> Result<Format> {
 }
 
 /// The image format of `path`, named by `flag` in the error.
-fn image_format(flag: &str, path: &str) -> Result<orcs::draw::ImageFormat> {
-    match orcs::draw::ImageFormat::from_path(path) {
+fn image_format(flag: &str, path: &str) -> Result<orcs::viz::draw::ImageFormat> {
+    match orcs::viz::draw::ImageFormat::from_path(path) {
         Some(f) => Ok(f),
         None => bail!("{flag} '{path}': the file name must end in .svg or .png"),
     }
@@ -802,8 +802,8 @@ impl MapArgs {
             _ => Renderer::Auto,
         };
         let layout = match resolve("--layout", &self.layout, &["auto", "layered", "force"])? {
-            "layered" => Some(orcs::map::Layout::Layered),
-            "force" => Some(orcs::map::Layout::Force),
+            "layered" => Some(orcs::viz::map::Layout::Layered),
+            "force" => Some(orcs::viz::map::Layout::Force),
             _ => None,
         };
         if layout.is_some() && renderer == Renderer::Graphviz {
@@ -1266,7 +1266,7 @@ pub struct SimPlan {
     /// --links: the per-link CSV file.
     pub links_file: Option<String>,
     /// --plot: the plot file and its format.
-    pub plot: Option<(String, orcs::draw::ImageFormat)>,
+    pub plot: Option<(String, orcs::viz::draw::ImageFormat)>,
     /// --compare: results to overlay on the plot.
     pub compare: Vec<String>,
 }
@@ -1435,7 +1435,7 @@ impl Cli {
                 }));
             }
             Some(Command::Traffic(t)) => {
-                use orcs::appsim::{Mapper, PathRouter, Selector};
+                use orcs::cluster::application::{Mapper, PathRouter, Selector};
                 return Ok(Plan::Traffic(TrafficPlan {
                     selectors: list_of("--selector", &t.selector, &Selector::ALL)?,
                     mappers: list_of("--mapper", &t.mapper, &Mapper::ALL)?,
@@ -1618,7 +1618,7 @@ impl Cli {
         }
         let pattern_lines = header_lines(&pattern, a.ptrnarg.as_deref());
         let plot = match a.plot {
-            Some(path) => match orcs::draw::ImageFormat::from_path(&path) {
+            Some(path) => match orcs::viz::draw::ImageFormat::from_path(&path) {
                 Some(f) => Some((path, f)),
                 None => bail!("--plot '{path}': the file name must end in .svg or .png"),
             },

@@ -1,12 +1,12 @@
 //! Spreading work over the ranks of `mpirun` (cargo feature `mpi`).
 //!
 //! One simulation: rank r of K performs runs ⌊n·r/K⌋..⌊n·(r+1)/K⌋ and sends that slice
-//! to rank 0, which combines the slices in rank order ([`orcs::sim::SimOutcome::combine`])
+//! to rank 0, which combines the slices in rank order ([`orcs::engine::unit::SimOutcome::combine`])
 //! and alone writes the output, so the bytes are those one process writes with the same
 //! seed. A scan: each rank runs every K-th pending cell into its own part file and rank 0
 //! merges the parts. Without the feature, or with one rank, everything runs here.
 
-use orcs::sim::{SimOutcome, Simulation};
+use orcs::engine::unit::{SimOutcome, Simulation};
 
 /// This process's place among the ranks.
 #[derive(Debug, Clone, Copy)]

@@ -1,35 +1,39 @@
 //! orcs: an oblivious routing congestion simulator for HPC interconnects.
 //!
-//! The library core behind the `orcs` command: load a routed fabric ([`fabric`]), compile
-//! and check its forwarding tables ([`routing`]), choose hosts and ranks ([`mapping`]),
-//! generate communication patterns ([`pattern`]), run the Monte Carlo engine ([`sim`]),
-//! and turn the results into metrics ([`metric`]) and bytes ([`report`]). The semantics
-//! follow the original ORCS simulator; where orcs deliberately differs, the item says so.
+//! The library behind the `orcs` command, one folder per capability. Data flows
+//! input → fabric → routing → workload → engine → report/viz:
+//!
+//! * [`fabric`]: the fabric model (hosts, switches, directed links with dense ids), the
+//!   dot reader and writers, the binary cache, and loading any input format;
+//! * [`ib`]: InfiniBand dumps (ibnetdiscover, .lst, ibsim net, forwarding tables) and
+//!   their conversion into a routed fabric;
+//! * [`gen`]: topology generators;
+//! * [`routing`]: forwarding tables, the route check, every routing engine, deadlock
+//!   analysis;
+//! * [`workload`]: patterns, the rank-to-host mapping, traffic matrices;
+//! * [`engine`]: the Monte Carlo engine, its seeded streams and metrics;
+//! * [`cluster`]: PFSim-style clusters: selection, placement, path routing, jobs over time;
+//! * [`queueing`]: the analytical queueing model of multi-cluster systems and its
+//!   simulation;
+//! * [`scan`]: batch scans: plans, cells, checksummed records, shards and merging;
+//! * [`report`]: exporters that turn results into bytes (text, JSON, CSV, dot);
+//! * [`viz`]: congestion maps, plots and the HTML report.
+//!
+//! The semantics follow the original ORCS simulator; where orcs deliberately differs, the
+//! item says so.
 
 #![warn(missing_docs)]
 
-pub mod appsim;
-pub mod deadlock;
-pub mod draw;
-pub mod engines;
+pub mod cluster;
+pub mod engine;
 pub mod fabric;
 pub mod gen;
-pub mod html;
 pub mod ib;
-pub mod input;
-pub mod jobs;
-pub mod map;
-pub mod mapping;
-pub mod metric;
-pub mod pattern;
-pub mod plot;
 pub mod queueing;
 pub mod report;
-pub mod results;
 pub mod routing;
 pub mod scan;
-pub mod sim;
 #[cfg(test)]
 mod test_support;
-pub mod traffic;
-pub mod weighted;
+pub mod viz;
+pub mod workload;

@@ -10,16 +10,17 @@ use cli::{
     Plan, PlotPlan, QueuePlan, Renderer, ReportPlan, ScanPlan, SimPlan, TrafficPlan,
 };
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use orcs::deadlock::check_deadlock;
+use orcs::engine::metric::MetricKind;
+use orcs::fabric::input::{load_input, InputSpec};
 use orcs::fabric::{cache, write, LoadedFabric};
-use orcs::input::{load_input, InputSpec};
-use orcs::mapping::{parse_node_ordering, LayoutSpec, RankLayout};
-use orcs::metric::MetricKind;
-use orcs::pattern::{communicator_size, Levels, PatternContext, PatternKind, SizeError};
 use orcs::report::{self, RunInfo, Summaries};
+use orcs::routing::deadlock::check_deadlock;
 use orcs::routing::{check_routes, route_quality, RouteSummary};
+use orcs::workload::mapping::{parse_node_ordering, LayoutSpec, RankLayout};
+use orcs::workload::pattern::{communicator_size, Levels, PatternContext, PatternKind, SizeError};
 
-use orcs::sim::{stream_rng, SimConfig, Simulation, Stream};
+use orcs::engine::stream::{stream_rng, Stream};
+use orcs::engine::unit::{SimConfig, Simulation};
 use std::fs::File;
 use std::io::{self, BufRead, BufWriter, IsTerminal, Read, Write};
 use std::process::ExitCode;
@@ -191,7 +192,7 @@ fn run_convert(plan: &ConvertPlan) -> Result<ExitCode> {
 fn run_gen(plan: &GenPlan) -> Result<ExitCode> {
     init_threads(plan.threads)?;
     let generated = orcs::gen::topology::generate(&plan.spec)?;
-    let (table, routing) = orcs::gen::route_generated(
+    let (table, routing) = orcs::routing::route_generated(
         &generated,
         plan.routing.as_deref(),
         plan.roots.as_deref(),
@@ -296,8 +297,8 @@ fn write_fabric(
 /// `orcs map`: a get_cable_cong result drawn as an image.
 fn run_map(plan: &MapPlan) -> Result<ExitCode> {
     let graph = read_congestion_graph(&plan.result)?;
-    let suggested = orcs::map::MapOptions::suggested(&graph);
-    let options = orcs::map::MapOptions {
+    let suggested = orcs::viz::map::MapOptions::suggested(&graph);
+    let options = orcs::viz::map::MapOptions {
         top_labels: plan.top,
         switches_only: plan.switches_only.unwrap_or(suggested.switches_only),
         legend: plan.legend,
@@ -309,7 +310,7 @@ fn run_map(plan: &MapPlan) -> Result<ExitCode> {
         )),
         layout: plan.layout,
     };
-    let program = orcs::map::graphviz_program(&graph);
+    let program = orcs::viz::map::graphviz_program(&graph);
     let graphviz = match plan.renderer {
         Renderer::Builtin => None,
         Renderer::Auto => find_program(program),
@@ -320,10 +321,10 @@ fn run_map(plan: &MapPlan) -> Result<ExitCode> {
     let bytes = match graphviz {
         Some(path) => run_graphviz(
             &path,
-            &orcs::map::graphviz_source(&graph, &options),
+            &orcs::viz::map::graphviz_source(&graph, &options),
             plan.format,
         )?,
-        None => orcs::map::render_map(&graph, &options, plan.format, plan.width, plan.height)?,
+        None => orcs::viz::map::render_map(&graph, &options, plan.format, plan.width, plan.height)?,
     };
     write_whole(&plan.output, &bytes)?;
     Ok(ExitCode::SUCCESS)
@@ -331,7 +332,7 @@ fn run_map(plan: &MapPlan) -> Result<ExitCode> {
 
 /// The congestion graph of a JSON result or of a dot map written by get_cable_cong
 /// (whose edges carry the scaled value, kept to six decimals as the count).
-fn read_congestion_graph(path: &str) -> Result<orcs::map::CongestionGraph> {
+fn read_congestion_graph(path: &str) -> Result<orcs::viz::map::CongestionGraph> {
     let mut input = orcs::fabric::read_input(path)?;
     // JSON or dot, told by the first character that is not white space.
     let starts_json = loop {
@@ -355,8 +356,8 @@ fn read_congestion_graph(path: &str) -> Result<orcs::map::CongestionGraph> {
         input
             .read_to_string(&mut text)
             .with_context(|| format!("cannot read '{path}'"))?;
-        let doc = orcs::results::parse_result(&text, path)?;
-        return orcs::html::graph_of(&doc).with_context(|| {
+        let doc = orcs::report::results::parse_result(&text, path)?;
+        return orcs::viz::html::graph_of(&doc).with_context(|| {
             format!("{path}: the result has no per-link congestion; run the simulation with --metric get_cable_cong")
         });
     }
@@ -376,14 +377,14 @@ fn read_congestion_graph(path: &str) -> Result<orcs::map::CongestionGraph> {
                 fabric.edge_label(e as u32)
             ),
         };
-        edges.push(orcs::map::MapEdge {
+        edges.push(orcs::viz::map::MapEdge {
             tail: fabric.edge_tail[e],
             head: fabric.edge_head[e],
             count: (scaled * 1e6).round() as u64,
             label: fabric.edge_keys[e].clone(),
         });
     }
-    Ok(orcs::map::CongestionGraph {
+    Ok(orcs::viz::map::CongestionGraph {
         names: fabric.node_names.clone(),
         is_host: (0..fabric.num_nodes())
             .map(|v| fabric.host_of_node[v] != orcs::fabric::NONE)
@@ -405,12 +406,12 @@ fn find_program(name: &str) -> Option<std::path::PathBuf> {
 fn run_graphviz(
     program: &std::path::Path,
     source: &str,
-    format: orcs::draw::ImageFormat,
+    format: orcs::viz::draw::ImageFormat,
 ) -> Result<Vec<u8>> {
     use std::process::{Command, Stdio};
     let kind = match format {
-        orcs::draw::ImageFormat::Svg => "-Tsvg",
-        orcs::draw::ImageFormat::Png => "-Tpng",
+        orcs::viz::draw::ImageFormat::Svg => "-Tsvg",
+        orcs::viz::draw::ImageFormat::Png => "-Tpng",
     };
     let mut child = Command::new(program)
         .arg(kind)
@@ -437,10 +438,12 @@ fn run_graphviz(
 /// `orcs traffic`: one job's matrix placed and routed for every combination asked for;
 /// one table row per combination, with the maximum relative to the first row.
 fn run_traffic(plan: &TrafficPlan) -> Result<ExitCode> {
-    use orcs::appsim::{host_pairs, link_stats, map_ranks, route_job, select_hosts, LinkLoads};
+    use orcs::cluster::application::{
+        host_pairs, link_stats, map_ranks, route_job, select_hosts, LinkLoads,
+    };
     use rand::SeedableRng;
-    let cluster = orcs::traffic::read_cluster(&plan.cluster)?;
-    let matrix = orcs::traffic::read_traffic(&plan.matrix)?;
+    let cluster = orcs::cluster::read_cluster(&plan.cluster)?;
+    let matrix = orcs::workload::matrix::read_traffic(&plan.matrix)?;
     let mut links_out = match &plan.links {
         Some(path) => {
             let mut f = create_file(path, "--links")?;
@@ -504,7 +507,7 @@ fn run_traffic(plan: &TrafficPlan) -> Result<ExitCode> {
                 )?;
                 if let Some(f) = &mut links_out {
                     for (e, &(u, v, cap)) in cluster.edges.iter().enumerate() {
-                        if !orcs::appsim::is_network_link(&cluster, e as u32) {
+                        if !orcs::cluster::application::is_network_link(&cluster, e as u32) {
                             continue;
                         }
                         writeln!(
@@ -528,12 +531,12 @@ fn run_traffic(plan: &TrafficPlan) -> Result<ExitCode> {
 
 /// `-p matrix`: the Monte Carlo engine on a traffic matrix, every metric in bytes.
 fn run_matrix(plan: &MatrixPlan) -> Result<ExitCode> {
+    use orcs::engine::weighted::{SlotTraffic, WeightedConfig, WeightedSimulation};
     use orcs::report::matrix::{
         matrix_csv, matrix_header, matrix_json, matrix_links_csv, matrix_text, MatrixInfo,
     };
-    use orcs::weighted::{SlotTraffic, WeightedConfig, WeightedSimulation};
     init_threads(plan.threads)?;
-    let matrix = orcs::traffic::read_traffic(&plan.matrix)?;
+    let matrix = orcs::workload::matrix::read_traffic(&plan.matrix)?;
     let mut loaded = load(&plan.input, plan.quiet)?;
     if plan.metric == MetricKind::GetCableCong {
         loaded.fill_comments();
@@ -937,7 +940,8 @@ fn load_scan_fabric(
         }
         FabricSource::Gen { spec, routing } => {
             let generated = orcs::gen::topology::generate(spec)?;
-            let (table, _) = orcs::gen::route_generated(&generated, routing.as_deref(), None, 0)?;
+            let (table, _) =
+                orcs::routing::route_generated(&generated, routing.as_deref(), None, 0)?;
             let mut loaded = LoadedFabric::new(generated.fabric, table);
             loaded.fabric.edge_comments = orcs::fabric::EdgeComments::default();
             loaded
@@ -961,7 +965,7 @@ fn load_scan_fabric(
 
 /// `orcs jobs`: every run of a scenario, in parallel; the summary, and the run folders.
 fn run_jobs(plan: &JobsPlan) -> Result<ExitCode> {
-    use orcs::jobs::{build_topology, read_scenario, simulate_run, JobsConfig};
+    use orcs::cluster::jobs::{build_topology, read_scenario, simulate_run, JobsConfig};
     use orcs::report::jobs::{jobs_csv, jobs_json, jobs_text, run_files, RunReport};
     use rayon::prelude::*;
     init_threads(plan.threads)?;
@@ -979,13 +983,16 @@ fn run_jobs(plan: &JobsPlan) -> Result<ExitCode> {
         })
         .collect::<Result<Vec<_>>>()?;
     // Each trace is read once, whatever the number of streams and runs naming it.
-    let mut read: Vec<(String, orcs::traffic::TrafficMatrix)> = Vec::new();
+    let mut read: Vec<(String, orcs::workload::matrix::TrafficMatrix)> = Vec::new();
     for job in &scenario.jobs {
         if !read.iter().any(|(p, _)| *p == job.trace) {
-            read.push((job.trace.clone(), orcs::traffic::read_traffic(&job.trace)?));
+            read.push((
+                job.trace.clone(),
+                orcs::workload::matrix::read_traffic(&job.trace)?,
+            ));
         }
     }
-    let matrices: Vec<&orcs::traffic::TrafficMatrix> = scenario
+    let matrices: Vec<&orcs::workload::matrix::TrafficMatrix> = scenario
         .jobs
         .iter()
         .map(|j| {
@@ -1052,7 +1059,9 @@ fn run_jobs(plan: &JobsPlan) -> Result<ExitCode> {
 /// `orcs queue`: the multi-cluster queueing model over the requested grid, optionally
 /// simulated, as text, JSON or CSV, and plotted.
 fn run_queue(plan: &QueuePlan) -> Result<ExitCode> {
-    use orcs::queueing::{hops::FabricRoutes, params, plot, report, sweep, QueueError};
+    use orcs::queueing::{hops::FabricRoutes, params, sweep, QueueError};
+    use orcs::report::queue as report;
+    use orcs::viz::queue_plot as plot;
     init_threads(plan.threads)?;
     let file = match &plan.config_file {
         Some(path) => {
@@ -1228,19 +1237,19 @@ fn run_plot(plan: &PlotPlan) -> Result<ExitCode> {
         Some(m) => m,
         None => {
             let name = docs[0].parameter("metric");
-            orcs::metric::MetricKind::ALL
+            orcs::engine::metric::MetricKind::ALL
                 .into_iter()
                 .find(|m| m.name() == name)
                 .with_context(|| format!("{}: unknown metric '{name}'", plan.results[0]))?
         }
     };
-    let refs: Vec<&orcs::results::ResultDoc> = docs.iter().collect();
-    let figure = orcs::plot::histogram(&refs, metric).with_context(|| {
+    let refs: Vec<&orcs::report::results::ResultDoc> = docs.iter().collect();
+    let figure = orcs::viz::plot::histogram(&refs, metric).with_context(|| {
         format!("the results have no distribution of {metric} to draw (run the simulations with --metric {metric})")
     })?;
     write_whole(
         &plan.output,
-        &orcs::plot::render_plot(&figure, plan.format)?,
+        &orcs::viz::plot::render_plot(&figure, plan.format)?,
     )?;
     Ok(ExitCode::SUCCESS)
 }
@@ -1251,13 +1260,13 @@ fn run_report(plan: &ReportPlan) -> Result<ExitCode> {
         .results
         .iter()
         .map(|path| {
-            Ok(orcs::html::ReportInput {
+            Ok(orcs::viz::html::ReportInput {
                 path: path.clone(),
                 doc: read_result(path)?,
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    let page = orcs::html::html_report(&inputs)?;
+    let page = orcs::viz::html::html_report(&inputs)?;
     write_whole(&plan.output, page.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }
@@ -1351,9 +1360,9 @@ fn create_file(path: &str, flag: &str) -> Result<BufWriter<File>> {
 }
 
 /// Reads a result written with `--format json`.
-fn read_result(path: &str) -> Result<orcs::results::ResultDoc> {
+fn read_result(path: &str) -> Result<orcs::report::results::ResultDoc> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read '{path}'"))?;
-    Ok(orcs::results::parse_result(&text, path)?)
+    Ok(orcs::report::results::parse_result(&text, path)?)
 }
 
 /// The host name for ORCS's "Unique hosts participating" header line.
@@ -1511,14 +1520,14 @@ fn run_simulation(plan: &SimPlan) -> Result<ExitCode> {
         file.flush()?;
     }
     if let Some((mut file, format)) = plot_out {
-        let doc = orcs::results::parse_result(
+        let doc = orcs::report::results::parse_result(
             &report::json_report(&info, fabric, &outcome),
             &plan.output_file,
         )?;
         let mut docs = vec![&doc];
         docs.extend(compare.iter());
-        match orcs::plot::histogram(&docs, plan.metric) {
-            Some(figure) => file.write_all(&orcs::plot::render_plot(&figure, format)?)?,
+        match orcs::viz::plot::histogram(&docs, plan.metric) {
+            Some(figure) => file.write_all(&orcs::viz::plot::render_plot(&figure, format)?)?,
             None => bail!(
                 "--plot: the results have no distribution of {} to draw",
                 plan.metric
@@ -1612,7 +1621,7 @@ fn check_pattern_fits(plan: &SimPlan, ctx: &PatternContext, num_levels: usize) -
 }
 
 /// The ORCS text block of `metric`.
-fn metric_text(metric: MetricKind, outcome: &orcs::sim::SimOutcome) -> String {
+fn metric_text(metric: MetricKind, outcome: &orcs::engine::unit::SimOutcome) -> String {
     match metric {
         MetricKind::HistMaxCong => report::hist_max_cong_text(&outcome.weight_hist),
         MetricKind::HistAccBand => report::hist_acc_band_text(&outcome.acc_band),
@@ -1624,7 +1633,7 @@ fn metric_text(metric: MetricKind, outcome: &orcs::sim::SimOutcome) -> String {
 
 /// One line on standard error: the selected metric's mean with its 95 % confidence
 /// interval, so users see whether `-n` is large enough.
-fn summary_line(plan: &SimPlan, outcome: &orcs::sim::SimOutcome, secs: f64) -> String {
+fn summary_line(plan: &SimPlan, outcome: &orcs::engine::unit::SimOutcome, secs: f64) -> String {
     let s = Summaries::of(outcome);
     let (name, summary) = match plan.metric {
         MetricKind::SumMaxCong => ("sum_max_cong", s.sum_max_cong),

@@ -16,3 +16,30 @@ impl std::io::Read for Trickle<'_> {
         }
     }
 }
+
+/// `path` inside `../shared/` beside the repository (specifications, peer tools' results,
+/// real fabrics and traces). When it is missing the test skips that part with a note
+/// printed past the harness's capture; with `ORCS_REQUIRE_SHARED=1` (CI) it fails.
+#[track_caller]
+pub fn shared(path: &str) -> Option<String> {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("shared")
+        .join(path);
+    if p.exists() {
+        return Some(p.to_string_lossy().into_owned());
+    }
+    let caller = std::panic::Location::caller();
+    assert!(
+        std::env::var("ORCS_REQUIRE_SHARED").as_deref() != Ok("1"),
+        "ORCS_REQUIRE_SHARED=1 but {} is missing (needed at {caller})",
+        p.display()
+    );
+    use std::io::Write as _;
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipped: {caller}: {} is missing",
+        p.display()
+    );
+    None
+}

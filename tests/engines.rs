@@ -1,4 +1,4 @@
-//! The structure-free routing engines of `orcs::engines` (minhop, updn, dnup, sssp,
+//! The structure-free routing engines of `orcs::routing::engines` (minhop, updn, dnup, sssp,
 //! random) against real OpenSM tables and against their own invariants.
 //!
 //! * OpenSM oracles: `../shared/fabrics/ib/generated/*/{minhop,updn,updn-auto,dnup,sssp,
@@ -16,9 +16,9 @@
 
 mod common;
 
-use orcs::engines::{parse_engine, route, Engine, EngineError};
+use orcs::fabric::input::{load_input, InputSpec};
 use orcs::fabric::{Fabric, LoadedFabric, NONE};
-use orcs::input::{load_input, InputSpec};
+use orcs::routing::engines::{parse_engine, route, Engine, EngineError};
 use orcs::routing::{check_routes, ForwardingTable};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -5,14 +5,14 @@
 mod common;
 use common::opensm_tools_present;
 
-use orcs::deadlock::check_deadlock;
 use orcs::fabric::{guid_from_host_name, load_routed_fabric, Fabric, LoadOptions, NONE};
-use orcs::gen::structured::{dmodk, dor, smodk, RouteError};
 use orcs::gen::topology::{
     dragonfly, generate, grid, hypercube, hyperx, jellyfish, kary_ntree, slimmed_two_level, xgft,
     GenError, GlobalArrangement,
 };
 use orcs::gen::{Generated, Structure};
+use orcs::routing::deadlock::check_deadlock;
+use orcs::routing::structured::{dmodk, dor, smodk, RouteError};
 use orcs::routing::{check_routes, ForwardingTable};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::PathBuf;

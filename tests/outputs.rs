@@ -4,13 +4,14 @@
 mod common;
 use common::*;
 
+use orcs::engine::metric::MetricKind;
+use orcs::engine::stream::{stream_rng, Stream};
+use orcs::engine::unit::{SimConfig, SimOutcome, Simulation};
 use orcs::fabric::{load_routed_fabric, LoadOptions};
-use orcs::mapping::{LayoutSpec, RankLayout, SubsetMethod};
-use orcs::metric::MetricKind;
-use orcs::pattern::{Pattern, PatternContext};
+use orcs::report::results::parse_result;
 use orcs::report::{csv_report, json_report, RunInfo};
-use orcs::results::parse_result;
-use orcs::sim::{stream_rng, SimConfig, SimOutcome, Simulation, Stream};
+use orcs::workload::mapping::{LayoutSpec, RankLayout, SubsetMethod};
+use orcs::workload::pattern::{Pattern, PatternContext};
 
 /// Simulates `pattern` on `path` with all hosts, in memory.
 fn simulate(path: &str, pattern: &str, metric: MetricKind, runs: u64) -> (RunInfo, SimOutcome) {
@@ -472,7 +473,7 @@ fn maps_from_json_and_from_the_dot_map_agree() {
         svgs.push(std::fs::read_to_string(&out).unwrap());
     }
     // SA→SB carries all 20 messages of the hot level: scaled 1.000, drawn red, labelled.
-    let red = orcs::draw::congestion_rgb(1.0);
+    let red = orcs::viz::draw::congestion_rgb(1.0);
     let red = format!("#{:02X}{:02X}{:02X}", red.0, red.1, red.2);
     for svg in &svgs {
         assert!(svg.contains("1.000"), "top label missing");

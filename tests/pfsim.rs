@@ -6,13 +6,12 @@
 mod common;
 use common::*;
 
-use orcs::appsim::{
+use orcs::cluster::application::{
     host_pairs, link_stats, map_ranks, route_job, select_hosts, LinkLoads, Mapper, PathRouter,
     Selector,
 };
-use orcs::traffic::{
-    parse_cluster_graphml, read_cluster_graphml, read_traffic, Cluster, TrafficMatrix,
-};
+use orcs::cluster::graph::{parse_cluster_graphml, read_cluster_graphml, Cluster};
+use orcs::workload::matrix::{read_traffic, TrafficMatrix};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -352,7 +351,7 @@ fn table_path(
 
 /// The node path `router` gives one byte from host `s` to host `d` on an empty cluster.
 fn path_router_path(cluster: &Cluster, router: PathRouter, s: u32, d: u32) -> Vec<u32> {
-    let pairs = orcs::appsim::HostPairs {
+    let pairs = orcs::cluster::application::HostPairs {
         pairs: vec![(s, d, 1, 1)],
     };
     let mut loads = LinkLoads::default();
@@ -369,7 +368,8 @@ fn classical_dmodk_and_smodk_follow_the_fat_tree_formula() {
     // the textbook ⌊d / W_l⌋ mod w_(l+1) port by port (and was checked against OpenSM's
     // ftree). Every host pair must take the same path. S-mod-K's route from s to d is
     // D-mod-K's route from d to s reversed on these full trees.
-    use orcs::gen::{structured, topology};
+    use orcs::gen::topology;
+    use orcs::routing::structured;
     for generated in [
         topology::kary_ntree(2, 3).unwrap(),
         topology::kary_ntree(4, 3).unwrap(),
@@ -436,7 +436,7 @@ fn direct_networks_load_host_to_host_links() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("ring.dot");
     std::fs::write(&path, dot).unwrap();
-    let cluster = orcs::traffic::read_cluster(path.to_str().unwrap()).unwrap();
+    let cluster = orcs::cluster::read_cluster(path.to_str().unwrap()).unwrap();
     assert_eq!(cluster.hosts.len(), 4);
     let matrix = TrafficMatrix {
         ranks: 4,

@@ -6,6 +6,7 @@
 
 pub mod cache;
 pub mod dot;
+pub mod input;
 mod load;
 pub mod write;
 

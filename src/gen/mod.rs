@@ -1,5 +1,6 @@
-//! Fabrics that do not exist yet: topology generators, and the routing engines that use
-//! their structure (D-mod-K on fat trees, dimension order on grids).
+//! Fabrics that do not exist yet: the topology generators (fat trees, XGFTs, meshes and
+//! tori, hypercubes, HyperX, dragonflies, Jellyfish). Routing them is [`crate::routing`]'s
+//! job; a generator only says which [`Structure`] it built so that routing can use it.
 //!
 //! A generator returns a [`Generated`] fabric: the topology as a [`Fabric`] whose edge
 //! keys are port numbers (1-based per node, as an ibsim net file would number them), with
@@ -7,7 +8,6 @@
 
 use crate::fabric::Fabric;
 
-pub mod structured;
 pub mod topology;
 
 /// The shape a generator built, for routing engines that exploit it.
@@ -62,80 +62,4 @@ pub struct Generated {
     pub structure: Structure,
     /// A one-line description with all parameters (for headers and file comments).
     pub description: String,
-}
-
-/// Errors of [`route_generated`].
-#[derive(Debug, thiserror::Error)]
-pub enum RoutingChoiceError {
-    /// The name is no routing engine.
-    #[error("unknown --routing '{0}': expected dmodk, smodk, dor, dor-dateline, minhop, updn, dnup, sssp or random")]
-    Unknown(String),
-    /// Roots given for an engine that takes none.
-    #[error("--roots applies to --routing updn")]
-    RootsWithoutUpdn,
-    /// A root name that names no node.
-    #[error("--roots: no node named '{0}'")]
-    NoSuchRoot(String),
-    /// A structure-based engine failed.
-    #[error(transparent)]
-    Structured(#[from] structured::RouteError),
-    /// A generic engine failed.
-    #[error(transparent)]
-    Engine(#[from] crate::engines::EngineError),
-}
-
-/// The routing engine a structure gets by default: D-mod-K on trees, dimension order on
-/// grids, minhop otherwise.
-pub fn default_routing(structure: &Structure) -> &'static str {
-    match structure {
-        Structure::Tree { .. } => "dmodk",
-        Structure::Grid { .. } => "dor",
-        _ => "minhop",
-    }
-}
-
-/// Routes a generated fabric with the engine called `name` (case-insensitive; `None`:
-/// [`default_routing`]): the structured `dmodk`, `smodk`, `dor`, `dor-dateline`, or any
-/// engine of [`crate::engines`] (`roots` names updn's root switches, `seed` drives
-/// `random`). Returns the table and the engine's name.
-pub fn route_generated(
-    generated: &Generated,
-    name: Option<&str>,
-    roots: Option<&[String]>,
-    seed: u64,
-) -> Result<(crate::routing::ForwardingTable, String), RoutingChoiceError> {
-    use crate::engines::{parse_engine, route, Engine};
-    let name = name
-        .unwrap_or(default_routing(&generated.structure))
-        .to_ascii_lowercase();
-    if roots.is_some() && name != "updn" {
-        return Err(RoutingChoiceError::RootsWithoutUpdn);
-    }
-    let table = match name.as_str() {
-        "dmodk" => structured::dmodk(generated)?,
-        "smodk" => structured::smodk(generated)?,
-        "dor" => structured::dor(generated, false)?,
-        "dor-dateline" | "dor-datelines" => structured::dor(generated, true)?,
-        other => {
-            let mut engine = parse_engine(other, seed)
-                .ok_or_else(|| RoutingChoiceError::Unknown(other.to_string()))?;
-            if let (Engine::Updn { roots: slot }, Some(names)) = (&mut engine, roots) {
-                let fabric = &generated.fabric;
-                let ids = names
-                    .iter()
-                    .map(|n| {
-                        fabric
-                            .node_names
-                            .iter()
-                            .position(|x| x == n)
-                            .map(|v| v as u32)
-                            .ok_or_else(|| RoutingChoiceError::NoSuchRoot(n.clone()))
-                    })
-                    .collect::<Result<Vec<u32>, _>>()?;
-                *slot = Some(ids);
-            }
-            route(&generated.fabric, &engine)?
-        }
-    };
-    Ok((table, name))
 }

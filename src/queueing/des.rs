@@ -19,7 +19,7 @@
 //! 1/λ), the system the effective-rate fixed point approximates.
 
 use super::{Centre, Ecn1Mode, QueueError, Service, Solution, Sources, System};
-use crate::sim::{stream_rng, Stream};
+use crate::engine::stream::{stream_rng, Stream};
 use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;

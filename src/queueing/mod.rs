@@ -19,14 +19,13 @@
 //! Pollaczek–Khinchine waiting time `ρS/(2(1−ρ))` is used per centre. Processors that wait
 //! for a message cannot send, so the rate is corrected to `λ_eff = λ(N−L)/N` with L the
 //! messages in flight, solved as a fixed point ([`solve`]). [`des`] simulates the same
-//! network event by event to check the formulas, [`sweep`] evaluates parameter grids,
-//! [`report`] turns results into text, JSON and CSV, and [`plot`] draws them.
+//! network event by event to check the formulas and [`sweep`] evaluates parameter grids;
+//! [`crate::report::queue`] turns results into text, JSON and CSV and
+//! [`crate::viz::queue_plot`] draws them.
 
 pub mod des;
 pub mod hops;
 pub mod params;
-pub mod plot;
-pub mod report;
 pub mod sweep;
 
 use std::fmt;

@@ -1,7 +1,7 @@
 //! Turning scenario runs (`orcs jobs`) into bytes: the summary table, JSON, CSV, and
 //! the per-run folder (PFSim's `result.txt` items and one CSV per metric).
 
-use crate::jobs::{RunResult, RunSpec, Scenario, Stats, SAMPLES, SERIES};
+use crate::cluster::jobs::{RunResult, RunSpec, Scenario, Stats, SAMPLES, SERIES};
 use serde::Serialize;
 use std::fmt::Write as _;
 

@@ -2,9 +2,9 @@
 //! the per-link table. Like the rest of [`crate::report`], these only format.
 
 use super::{acc_band_bins, csv_field, RunInfo, SCHEMA_VERSION};
+use crate::engine::metric::{acc_band_bin_edges, MetricKind, Summary};
+use crate::engine::weighted::{SlotTraffic, WeightedLinks, WeightedOutcome};
 use crate::fabric::Fabric;
-use crate::metric::{acc_band_bin_edges, MetricKind, Summary};
-use crate::weighted::{SlotTraffic, WeightedLinks, WeightedOutcome};
 use serde::Serialize;
 use std::fmt::Write as _;
 

@@ -4,12 +4,14 @@
 
 pub mod jobs;
 pub mod matrix;
+pub mod queue;
+pub mod results;
 
+use crate::engine::metric::{acc_band, acc_band_bin, acc_band_bin_edges, MetricKind, Summary};
+use crate::engine::unit::{LinkStats, SimOutcome};
 use crate::fabric::write::write_dot;
 use crate::fabric::Fabric;
-use crate::metric::{acc_band, acc_band_bin, acc_band_bin_edges, MetricKind, Summary};
 use crate::routing::RouteCheck;
-use crate::sim::{LinkStats, SimOutcome};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -208,7 +210,7 @@ pub fn scaled_congestion(cable: &[u64]) -> Vec<f32> {
 
 /// The HSV color ORCS gives an edge of scaled congestion `c`: green (0.4) to red (0).
 pub fn congestion_color(c: f32) -> String {
-    let (h, s, v) = crate::draw::congestion_hsv(c);
+    let (h, s, v) = crate::viz::draw::congestion_hsv(c);
     format!("{h:.6} {s:.6} {v:.6}")
 }
 

@@ -153,7 +153,11 @@ fn commands_print_and_write_the_recorded_bytes() {
     let mut failures = Vec::new();
     if !bless {
         for entry in std::fs::read_dir(&dir).expect("tests/golden/out") {
-            let name = entry.expect("entry").file_name().to_string_lossy().into_owned();
+            let name = entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned();
             let stem = name.strip_suffix(".txt").unwrap_or(&name);
             if !cases.iter().any(|c| c.name == stem) {
                 failures.push(format!("{name}: no case of cases.txt writes it"));

@@ -10,8 +10,8 @@
 //! can be cut short by a crash (records are appended whole and synced), so a resumed scan
 //! drops such a tail and runs its cell again.
 
-use crate::metric::MetricKind;
-use crate::pattern::Pattern;
+use crate::engine::metric::MetricKind;
+use crate::workload::pattern::Pattern;
 use serde::Deserialize;
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -376,12 +376,13 @@ fn simulate_cell(
     loaded: &crate::fabric::LoadedFabric,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(u64, Value), String> {
-    use crate::mapping::{LayoutSpec, RankLayout, SubsetMethod};
-    use crate::metric::{acc_band, Summary};
-    use crate::pattern::PatternContext;
-    use crate::sim::{stream_rng, SimConfig, Simulation, Stream};
+    use crate::engine::metric::{acc_band, Summary};
+    use crate::engine::stream::{stream_rng, Stream};
+    use crate::engine::unit::{SimConfig, Simulation};
+    use crate::workload::mapping::{LayoutSpec, RankLayout, SubsetMethod};
+    use crate::workload::pattern::PatternContext;
     let fabric = &loaded.fabric;
-    let n = crate::pattern::communicator_size(fabric.num_hosts(), cell.commsize)
+    let n = crate::workload::pattern::communicator_size(fabric.num_hosts(), cell.commsize)
         .map_err(|e| e.to_string())?;
     let ctx = PatternContext {
         commsize: n as u32,

@@ -2,11 +2,11 @@
 //! histograms and congestion maps of one or more results, in one file with no external
 //! resources (styles and SVG charts inline, no scripts).
 
-use crate::draw::{DrawError, ImageFormat};
-use crate::map::{render_map, CongestionGraph, MapEdge, MapOptions};
-use crate::metric::{MetricKind, Summary};
-use crate::plot::{histogram, render_plot};
-use crate::results::ResultDoc;
+use crate::engine::metric::{MetricKind, Summary};
+use crate::report::results::ResultDoc;
+use crate::viz::draw::{DrawError, ImageFormat};
+use crate::viz::map::{render_map, CongestionGraph, MapEdge, MapOptions};
+use crate::viz::plot::{histogram, render_plot};
 use rustc_hash::FxHashMap;
 use std::fmt::Write;
 

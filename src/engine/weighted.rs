@@ -16,11 +16,11 @@
 //! from (seed, i) only and every total is an integer sum, so results do not depend on the
 //! thread count.
 
+use crate::engine::stream::{stream_rng, Stream};
 use crate::fabric::Fabric;
-use crate::mapping::RankLayout;
 use crate::routing::{check_routes, AnyRouter, ForwardingTable, RouteCheck, RouteSummary};
-use crate::sim::{stream_rng, Stream};
-use crate::traffic::TrafficMatrix;
+use crate::workload::mapping::RankLayout;
+use crate::workload::matrix::TrafficMatrix;
 use rayon::prelude::*;
 
 /// A traffic matrix summed per ordered pair of host slots.

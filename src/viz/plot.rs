@@ -2,9 +2,9 @@
 //! distribution of each result, its mean and 95 % confidence interval, and further runs
 //! overlaid as comparison series.
 
-use crate::draw::{draw_err, render, DrawError, Figure, ImageFormat, FONT};
-use crate::metric::MetricKind;
-use crate::results::ResultDoc;
+use crate::engine::metric::MetricKind;
+use crate::report::results::ResultDoc;
+use crate::viz::draw::{draw_err, render, DrawError, Figure, ImageFormat, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -200,7 +200,7 @@ fn cable_series(doc: &ResultDoc) -> Option<Series> {
         .map(|i| (i as f64 * width, (i + 1) as f64 * width))
         .collect();
     let mean = used.iter().sum::<f64>() / used.len() as f64;
-    let summary = crate::metric::Summary::of(&used);
+    let summary = crate::engine::metric::Summary::of(&used);
     Some(Series {
         label: doc.label(),
         bins: fill_bins(&bounds, used.iter().copied()),

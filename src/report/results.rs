@@ -1,7 +1,7 @@
 //! Result documents read back: the JSON that `--format json` writes, as owned data, for
 //! plots, congestion maps, HTML reports and comparisons between runs.
 
-use crate::metric::Summary;
+use crate::engine::metric::Summary;
 use serde::Deserialize;
 use std::fmt;
 

@@ -2,7 +2,7 @@
 //! `orcs gen` topology.
 
 use super::scenario::TopologySpec;
-use crate::traffic::{read_cluster, Cluster};
+use crate::cluster::{read_cluster, Cluster};
 
 /// Builds the cluster of `spec`. Errors say what is wrong (file errors name the file and
 /// line). O(nodes + edges).
@@ -130,7 +130,10 @@ mod tests {
         assert_eq!(c.edges.len(), 192);
         assert!(c.host_pes.iter().all(|&p| p == 8));
         let (first, last) = (c.hosts[0], *c.hosts.last().unwrap());
-        assert_eq!(crate::appsim::shortest_paths(&c, first, last).len(), 16);
+        assert_eq!(
+            crate::cluster::application::shortest_paths(&c, first, last).len(),
+            16
+        );
     }
 
     #[test]

@@ -15,7 +15,7 @@ use std::sync::Once;
 pub const FONT: &str = "sans-serif";
 
 /// The embedded font's bytes.
-static FONT_BYTES: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
+static FONT_BYTES: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 
 /// Makes the embedded font available to plotters (idempotent).
 pub fn register_embedded_font() {

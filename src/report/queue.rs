@@ -1,10 +1,10 @@
 //! The results of `orcs queue` as bytes: a readable text report (one point in detail, or
 //! a table of a sweep), JSON and CSV. Times are µs in text, seconds in JSON and CSV.
 
-use super::des::{DesResult, Estimate};
-use super::hops::FabricHops;
-use super::sweep::{short_number, Grid, Point, Scenario};
-use super::{Architecture, Centre, QueueError, Service, Solution, Sources};
+use crate::queueing::des::{DesResult, Estimate};
+use crate::queueing::hops::FabricHops;
+use crate::queueing::sweep::{short_number, Grid, Point, Scenario};
+use crate::queueing::{Architecture, Centre, QueueError, Service, Solution, Sources};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -230,7 +230,7 @@ fn saturation_text(s: &Solution) -> String {
         format!(
             "the offered load saturates the {} at λ = {} messages/s per processor",
             s.bottleneck,
-            super::rate_text(s.saturation_rate)
+            crate::queueing::rate_text(s.saturation_rate)
         )
     } else {
         "no centre carries traffic".to_string()
@@ -444,7 +444,7 @@ fn table_text(ctx: &Context, points: &[Point]) -> String {
                 let _ = write!(
                     out,
                     " saturated: {centre} at ρ = {utilisation:.4} (it sustains λ < {}/s)",
-                    super::rate_text(*limit)
+                    crate::queueing::rate_text(*limit)
                 );
             }
             Err(e) => {
@@ -630,7 +630,10 @@ fn json_point<'a>(ctx: &'a Context, p: &Point) -> JsonPoint<'a> {
             }),
             _ => None,
         },
-        remote_probability: super::remote_probability(sys.clusters, sys.nodes_per_cluster),
+        remote_probability: crate::queueing::remote_probability(
+            sys.clusters,
+            sys.nodes_per_cluster,
+        ),
         lambda_eff: s.map(|s| s.lambda_eff),
         iterations: s.map(|s| s.iterations),
         population: s.map(|s| s.population),

@@ -5,51 +5,13 @@
 //! result is either an integer sum or stored per run, so the output does not depend on
 //! how rayon splits the runs over threads.
 
+use crate::engine::metric::{acc_band, MetricKind};
+use crate::engine::stream::{stream_rng, Stream};
 use crate::fabric::Fabric;
-use crate::mapping::RankLayout;
-use crate::metric::{acc_band, MetricKind};
-use crate::pattern::{Levels, Pattern, PatternContext};
 use crate::routing::{check_routes, AnyRouter, ForwardingTable, RouteCheck, RouteSummary, LANES};
-use rand::SeedableRng;
-use rand_xoshiro::Xoshiro256PlusPlus;
+use crate::workload::mapping::RankLayout;
+use crate::workload::pattern::{Levels, Pattern, PatternContext};
 use rayon::prelude::*;
-
-/// Independent random streams derived from the user's seed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stream {
-    /// Choosing the host subset (once per simulation).
-    Subset,
-    /// Run number i: its rank shuffle and random pattern levels.
-    Run(u64),
-    /// A job scenario's arrival and run-time draws, per stream index.
-    Jobs(u64),
-    /// A job scenario's host selections, per stream index.
-    Selection(u64),
-    /// A job scenario's random routing, per run.
-    Routing(u64),
-}
-
-/// The generator for one stream: SplitMix64-style mixing of (seed, stream) into the
-/// 64-bit seed of a Xoshiro256++ (which expands it with SplitMix64 itself).
-pub fn stream_rng(seed: u64, stream: Stream) -> Xoshiro256PlusPlus {
-    let (tag, index) = match stream {
-        Stream::Subset => (1u64, 0u64),
-        Stream::Run(i) => (2u64, i),
-        Stream::Jobs(i) => (3u64, i),
-        Stream::Selection(i) => (4u64, i),
-        Stream::Routing(i) => (5u64, i),
-    };
-    let mixed = mix64(mix64(seed ^ tag.wrapping_mul(0xD6E8_FEB8_6659_FD93)).wrapping_add(index));
-    Xoshiro256PlusPlus::seed_from_u64(mixed)
-}
-
-/// The SplitMix64 finaliser.
-fn mix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// How the simulation runs; everything is validated by the caller.
 #[derive(Debug, Clone, PartialEq)]
@@ -338,8 +300,10 @@ impl<'a> Simulation<'a> {
         });
         let ctx = &config.pattern_context;
         let dep_rank_bound = if config.orcs_compat
-            || matches!(pattern, crate::pattern::Pattern::PtrnVsPtrn { .. })
-        {
+            || matches!(
+                pattern,
+                crate::workload::pattern::Pattern::PtrnVsPtrn { .. }
+            ) {
             ctx.part_commsize
         } else {
             ctx.commsize
@@ -718,9 +682,9 @@ mod tests {
         let ctx = PatternContext::new(16);
         let layout = RankLayout::build(
             &loaded.fabric,
-            &crate::mapping::LayoutSpec {
+            &crate::workload::mapping::LayoutSpec {
                 commsize: 16,
-                subset: crate::mapping::SubsetMethod::Rand,
+                subset: crate::workload::mapping::SubsetMethod::Rand,
                 part: None,
                 ordering: Vec::new(),
                 shuffle: true,

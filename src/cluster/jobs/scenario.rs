@@ -1,7 +1,7 @@
 //! Scenario files: PFSim's YAML schema read strictly, class names mapped to orcs's
 //! algorithms, and the cartesian product of the list-valued settings in PFSim's order.
 
-use crate::appsim::{Mapper, PathRouter, Selector};
+use crate::cluster::application::{Mapper, PathRouter, Selector};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

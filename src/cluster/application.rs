@@ -9,7 +9,8 @@
 //! links of direct networks. Host-to-switch links are not (they carry every byte of their
 //! host whatever the routing, so they would only hide the differences).
 
-use crate::traffic::{Cluster, TrafficMatrix};
+use crate::cluster::Cluster;
+use crate::workload::matrix::TrafficMatrix;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rustc_hash::FxHashMap;

@@ -2,10 +2,10 @@
 //! parameter, one line per series (dashed for blocking networks), simulated means with
 //! their confidence intervals as crosses with error bars.
 
-use super::report::Context;
-use super::sweep::{short_number, Axis, Point};
-use super::Architecture;
-use crate::draw::{draw_err, render, DrawError, Figure, ImageFormat, FONT};
+use crate::queueing::sweep::{short_number, Axis, Point};
+use crate::queueing::Architecture;
+use crate::report::queue::Context;
+use crate::viz::draw::{draw_err, render, DrawError, Figure, ImageFormat, FONT};
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;

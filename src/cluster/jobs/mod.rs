@@ -3,7 +3,7 @@
 //! are followed through time.
 //!
 //! The model is PFSim's (spec pfsim.md §4–§6): each job's whole-run traffic matrix is
-//! placed and routed when it starts ([`crate::appsim`]) and removed when it ends; the
+//! placed and routed when it starts ([`crate::cluster::application`]) and removed when it ends; the
 //! greedy routers see the traffic of the jobs already running. What differs, on purpose:
 //!
 //! * FCFS starts every queued job that fits, head first, when a job ends (PFSim starts at
@@ -23,12 +23,13 @@ mod topology;
 pub use scenario::{parse_scenario, read_scenario, RunSpec, Scenario, ScenarioError, TimeDist};
 pub use topology::{build_topology, pfsim_xgft, torus};
 
-use crate::appsim::{
+use crate::cluster::application::{
     host_pairs, link_stats, map_ranks, select_hosts, unroute_job, HostPairs, LinkLoads, PathFinder,
     PlacementError, Routes,
 };
-use crate::sim::{stream_rng, Stream};
-use crate::traffic::{Cluster, TrafficMatrix};
+use crate::cluster::Cluster;
+use crate::engine::stream::{stream_rng, Stream};
+use crate::workload::matrix::TrafficMatrix;
 use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::cmp::Ordering;

@@ -1,0 +1,431 @@
+//! The route check: every ordered host pair walked through the forwarding tables, with
+//! dead ends, loops and ambiguous next hops reported, and ORCS's route-quality figures.
+
+use super::table::ForwardingTable;
+use crate::fabric::Fabric;
+use rayon::prelude::*;
+use std::fmt;
+
+/// What a full route check of a fabric established, kept with the fabric (in its cache)
+/// so that loading it again need not repeat an O(hosts²) check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouteSummary {
+    /// Hosts checked: all hosts of the fabric.
+    pub num_hosts: usize,
+    /// Ordered pairs checked.
+    pub pairs_checked: u64,
+    /// Pairs with a dead end or a loop.
+    pub broken: u64,
+    /// `path_lengths[h]` = number of routed pairs with h edges.
+    pub path_lengths: Vec<u64>,
+}
+
+impl RouteSummary {
+    /// The summary of `check`, a check of every host of its fabric.
+    pub fn of(check: &RouteCheck) -> Self {
+        RouteSummary {
+            num_hosts: check.num_hosts,
+            pairs_checked: check.pairs_checked,
+            broken: check.broken(),
+            path_lengths: check.path_lengths.clone(),
+        }
+    }
+
+    /// True if this summary covers every host of `fabric` and found nothing broken, so
+    /// that any subset of its hosts may be simulated without checking again.
+    pub fn proves_all_routed(&self, fabric: &Fabric) -> bool {
+        self.num_hosts == fabric.num_hosts() && self.broken == 0
+    }
+
+    /// The longest route, in edges.
+    pub fn max_route_len(&self) -> usize {
+        self.path_lengths.len().saturating_sub(1)
+    }
+}
+
+/// Why a route is broken.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RouteFault {
+    /// The walk reached `at`, which has no out-edge for the destination.
+    DeadEnd {
+        /// Node without a next hop.
+        at: u32,
+    },
+    /// The walk entered a cycle; `cycle` lists its nodes in walk order.
+    Loop {
+        /// Nodes of the cycle.
+        cycle: Vec<u32>,
+    },
+}
+
+/// One broken host pair.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokenRoute {
+    /// Source host index.
+    pub src: u32,
+    /// Destination host index.
+    pub dst: u32,
+    /// What went wrong.
+    pub fault: RouteFault,
+}
+
+impl BrokenRoute {
+    /// A readable description with node names.
+    pub fn describe<'a>(&'a self, fabric: &'a Fabric) -> impl fmt::Display + 'a {
+        DescribeBroken {
+            route: self,
+            fabric,
+        }
+    }
+}
+
+struct DescribeBroken<'a> {
+    route: &'a BrokenRoute,
+    fabric: &'a Fabric,
+}
+
+impl fmt::Display for DescribeBroken<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let fab = self.fabric;
+        let (s, d) = (fab.host_name(self.route.src), fab.host_name(self.route.dst));
+        match &self.route.fault {
+            RouteFault::DeadEnd { at } => write!(
+                f,
+                "no route from {s} to {d}: node {} has no out-edge whose comment lists {d}",
+                fab.node_names[*at as usize]
+            ),
+            RouteFault::Loop { cycle } => {
+                write!(f, "routing loop from {s} to {d}: ")?;
+                for &v in cycle {
+                    write!(f, "{} -> ", fab.node_names[v as usize])?;
+                }
+                write!(f, "{}", fab.node_names[cycle[0] as usize])
+            }
+        }
+    }
+}
+
+/// Result of checking every ordered pair of a host set.
+#[derive(Debug, Clone, Default)]
+pub struct RouteCheck {
+    /// Hosts checked (as sources and as destinations).
+    pub num_hosts: usize,
+    /// Ordered pairs (s ≠ d) checked.
+    pub pairs_checked: u64,
+    /// Pairs that end in a dead end.
+    pub dead_ends: u64,
+    /// Pairs that run into a loop.
+    pub loops: u64,
+    /// The first broken pairs found (at most [`RouteCheck::MAX_EXAMPLES`]), in
+    /// (destination, source) order.
+    pub examples: Vec<BrokenRoute>,
+    /// `path_lengths[h]` = number of routed pairs with h edges (injection and ejection
+    /// included).
+    pub path_lengths: Vec<u64>,
+    /// Per edge: number of routed ordered pairs whose route uses it.
+    pub link_routes: Vec<u64>,
+}
+
+impl RouteCheck {
+    /// How many broken pairs are kept as examples.
+    pub const MAX_EXAMPLES: usize = 20;
+
+    /// True if every pair is routed.
+    pub fn all_routed(&self) -> bool {
+        self.dead_ends == 0 && self.loops == 0
+    }
+
+    /// Number of broken pairs.
+    pub fn broken(&self) -> u64 {
+        self.dead_ends + self.loops
+    }
+}
+
+const UNKNOWN: u32 = u32::MAX;
+const IN_PROGRESS: u32 = u32::MAX - 1;
+const DEAD: u32 = u32::MAX - 2;
+const LOOPS: u32 = u32::MAX - 3;
+
+/// Checks the routes between every ordered pair of `hosts` (host indices), in parallel
+/// over destinations.
+///
+/// Per destination it memoises each node's distance to it, so the cost is
+/// O(|hosts| × (nodes + hops)) time and O(nodes) scratch per thread, plus
+/// O(|hosts| × edges) for the per-link route counts merged at the end.
+pub fn check_routes(fabric: &Fabric, table: &ForwardingTable, hosts: &[u32]) -> RouteCheck {
+    let empty = || RouteCheck {
+        num_hosts: hosts.len(),
+        link_routes: vec![0; fabric.num_edges()],
+        ..RouteCheck::default()
+    };
+    // fold/reduce keeps the destinations' order, so the examples are deterministic.
+    hosts
+        .par_iter()
+        .fold(
+            || {
+                let scratch = Scratch {
+                    dist: vec![UNKNOWN; fabric.num_nodes()],
+                    count: vec![0; fabric.num_nodes()],
+                    stack: Vec::new(),
+                    order: Vec::new(),
+                    bad: Vec::new(),
+                };
+                (scratch, empty())
+            },
+            |(mut scratch, mut acc), &dst| {
+                check_destination(fabric, table, hosts, dst, &mut scratch, &mut acc);
+                (scratch, acc)
+            },
+        )
+        .map(|(_, acc)| acc)
+        .reduce(empty, merge_checks)
+}
+
+/// Adds `b` (later destinations) to `a`.
+fn merge_checks(mut a: RouteCheck, b: RouteCheck) -> RouteCheck {
+    a.pairs_checked += b.pairs_checked;
+    a.dead_ends += b.dead_ends;
+    a.loops += b.loops;
+    let room = RouteCheck::MAX_EXAMPLES.saturating_sub(a.examples.len());
+    a.examples.extend(b.examples.into_iter().take(room));
+    if a.path_lengths.len() < b.path_lengths.len() {
+        a.path_lengths.resize(b.path_lengths.len(), 0);
+    }
+    for (t, p) in a.path_lengths.iter_mut().zip(&b.path_lengths) {
+        *t += p;
+    }
+    for (t, p) in a.link_routes.iter_mut().zip(&b.link_routes) {
+        *t += p;
+    }
+    a
+}
+
+/// Per-thread scratch of [`check_routes`].
+struct Scratch {
+    /// Per node: hops to the destination, or one of the state sentinels. All `UNKNOWN`
+    /// between destinations.
+    dist: Vec<u32>,
+    /// Per node: routed sources whose route passes through it. All 0 between destinations.
+    count: Vec<u64>,
+    /// The walk in progress.
+    stack: Vec<u32>,
+    /// Nodes with a known distance (the destination first).
+    order: Vec<u32>,
+    /// Nodes marked dead or looping.
+    bad: Vec<u32>,
+}
+
+/// One destination of [`check_routes`].
+fn check_destination(
+    fabric: &Fabric,
+    table: &ForwardingTable,
+    hosts: &[u32],
+    dst: u32,
+    scratch: &mut Scratch,
+    result: &mut RouteCheck,
+) {
+    let Scratch {
+        dist,
+        count,
+        stack,
+        order,
+        bad,
+    } = scratch;
+    let target = fabric.hosts[dst as usize];
+    dist[target as usize] = 0;
+    order.clear();
+    order.push(target);
+    bad.clear();
+    for &src in hosts {
+        if src == dst {
+            continue;
+        }
+        result.pairs_checked += 1;
+        let start = fabric.hosts[src as usize];
+        // Walk until a node with a known state, remembering the path.
+        stack.clear();
+        let mut cur = start;
+        let outcome = loop {
+            match dist[cur as usize] {
+                UNKNOWN => {}
+                IN_PROGRESS => break LOOPS,
+                d => break d,
+            }
+            dist[cur as usize] = IN_PROGRESS;
+            stack.push(cur);
+            match table.next_edge(fabric, cur, dst) {
+                Some(e) => cur = fabric.edge_head[e as usize],
+                None => break DEAD,
+            }
+        };
+        // Resolve the path's nodes from the end backwards.
+        match outcome {
+            DEAD | LOOPS => {
+                let fault = if outcome == DEAD {
+                    let at = if dist[cur as usize] == DEAD {
+                        dead_end_of(fabric, table, cur, dst)
+                    } else {
+                        *stack.last().unwrap_or(&cur)
+                    };
+                    RouteFault::DeadEnd { at }
+                } else if dist[cur as usize] == IN_PROGRESS {
+                    let pos = stack.iter().position(|&v| v == cur).unwrap_or(0);
+                    RouteFault::Loop {
+                        cycle: stack[pos..].to_vec(),
+                    }
+                } else {
+                    RouteFault::Loop {
+                        cycle: loop_of(fabric, table, cur, dst),
+                    }
+                };
+                let loop_now = matches!(fault, RouteFault::Loop { .. });
+                if loop_now {
+                    result.loops += 1;
+                } else {
+                    result.dead_ends += 1;
+                }
+                if result.examples.len() < RouteCheck::MAX_EXAMPLES {
+                    result.examples.push(BrokenRoute { src, dst, fault });
+                }
+                let mark = if loop_now { LOOPS } else { DEAD };
+                for &v in stack.iter() {
+                    dist[v as usize] = mark;
+                    bad.push(v);
+                }
+            }
+            d => {
+                let mut d = d;
+                for &v in stack.iter().rev() {
+                    d += 1;
+                    dist[v as usize] = d;
+                    order.push(v);
+                }
+                let hops = dist[start as usize] as usize;
+                if result.path_lengths.len() <= hops {
+                    result.path_lengths.resize(hops + 1, 0);
+                }
+                result.path_lengths[hops] += 1;
+                count[start as usize] += 1;
+            }
+        }
+    }
+    // Per-link counts: push each routed source's count down the in-tree towards dst.
+    // A node enters `order` only after its successor, so the reverse of `order` hands
+    // every node its complete count before it passes the count on.
+    for &v in order.iter().rev() {
+        let c = std::mem::take(&mut count[v as usize]);
+        if v == target || c == 0 {
+            continue;
+        }
+        if let Some(e) = table.next_edge(fabric, v, dst) {
+            result.link_routes[e as usize] += c;
+            count[fabric.edge_head[e as usize] as usize] += c;
+        }
+    }
+    for &v in order.iter().chain(bad.iter()) {
+        dist[v as usize] = UNKNOWN;
+    }
+}
+
+/// The node where the walk from `start` towards `dst` stops (known to be a dead end).
+fn dead_end_of(fabric: &Fabric, table: &ForwardingTable, start: u32, dst: u32) -> u32 {
+    let mut cur = start;
+    for _ in 0..=fabric.num_nodes() {
+        match table.next_edge(fabric, cur, dst) {
+            Some(e) => cur = fabric.edge_head[e as usize],
+            None => return cur,
+        }
+    }
+    cur
+}
+
+/// The cycle that the walk from `start` towards `dst` enters (known to loop).
+fn loop_of(fabric: &Fabric, table: &ForwardingTable, start: u32, dst: u32) -> Vec<u32> {
+    let mut seen = vec![false; fabric.num_nodes()];
+    let mut path = Vec::new();
+    let mut cur = start;
+    while !seen[cur as usize] {
+        seen[cur as usize] = true;
+        path.push(cur);
+        match table.next_edge(fabric, cur, dst) {
+            Some(e) => cur = fabric.edge_head[e as usize],
+            None => return path,
+        }
+    }
+    let pos = path.iter().position(|&v| v == cur).unwrap_or(0);
+    path[pos..].to_vec()
+}
+
+/// ORCS's `--routequal` figures (spec §8.1): over all ordered pairs of `hosts` (self
+/// pairs included, as ORCS does), the maximum all-to-all load on the route's inner edges
+/// (first and last edge excluded).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RouteQuality {
+    /// Smallest non-zero per-pair maximum.
+    pub gmin: u64,
+    /// Largest per-pair maximum.
+    pub gmax: u64,
+    /// Mean of the non-zero per-pair maxima.
+    pub mean: f64,
+    /// Population standard deviation of the non-zero per-pair maxima.
+    pub sigma: f64,
+}
+
+/// Computes [`RouteQuality`] from routes that `check` (a [`check_routes`] over the same
+/// `hosts`) found all routed; its per-link route counts are the all-to-all loads.
+/// O(|hosts|² × hops) time, O(edges) memory; the statistics are accumulated in integers,
+/// so they do not depend on how the work is split over threads.
+pub fn route_quality(
+    fabric: &Fabric,
+    table: &ForwardingTable,
+    hosts: &[u32],
+    check: &RouteCheck,
+) -> RouteQuality {
+    let load = &check.link_routes;
+    let router = &table.router(fabric);
+    // (count, sum, sum of squares, min, max) of the non-zero per-pair maxima; max over all.
+    type Acc = (u64, u128, u128, u64, u64);
+    let empty: Acc = (0, 0, 0, u64::MAX, 0);
+    let (count, sum, sum_sq, gmin, gmax) = hosts
+        .par_iter()
+        .fold(
+            || (empty, Vec::new()),
+            |(mut acc, mut route): (Acc, Vec<u32>), &s| {
+                for &d in hosts {
+                    route.clear();
+                    router.walk(s, d, |e| route.push(e));
+                    let m = if route.len() <= 2 {
+                        0
+                    } else {
+                        route[1..route.len() - 1]
+                            .iter()
+                            .map(|&e| load[e as usize])
+                            .max()
+                            .unwrap_or(0)
+                    };
+                    acc.4 = acc.4.max(m);
+                    if m > 0 {
+                        acc.0 += 1;
+                        acc.1 += m as u128;
+                        acc.2 += (m as u128) * (m as u128);
+                        acc.3 = acc.3.min(m);
+                    }
+                }
+                (acc, route)
+            },
+        )
+        .map(|(acc, _)| acc)
+        .reduce(
+            || empty,
+            |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3.min(b.3), a.4.max(b.4)),
+        );
+    let n = count.max(1) as f64;
+    let mean = sum as f64 / n;
+    let var = (sum_sq as f64 / n - mean * mean).max(0.0);
+    RouteQuality {
+        gmin: if count == 0 { 0 } else { gmin },
+        gmax,
+        mean,
+        sigma: var.sqrt(),
+    }
+}

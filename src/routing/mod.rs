@@ -1,0 +1,99 @@
+//! Forwarding tables and everything that makes or judges them: the compiled
+//! destination-based [`ForwardingTable`] and its walkers, the route check, the routing
+//! engines for any fabric (OpenSM's minhop, updn, dnup, sssp, and random) and those that
+//! use a generated fabric's structure (D-mod-K, dimension order), and deadlock analysis.
+//!
+//! May use: [`crate::fabric`] (the graph) and [`crate::gen`] (a generated fabric's
+//! structure). Never the workload, the engine or any output.
+
+pub mod check;
+pub mod deadlock;
+pub mod engines;
+pub mod structured;
+pub mod table;
+
+pub use check::{
+    check_routes, route_quality, BrokenRoute, RouteCheck, RouteFault, RouteQuality, RouteSummary,
+};
+pub use table::{
+    comments_from_table, comments_match_table, AnyRouter, ForwardingTable, PortIndex, PortRows,
+    Router, LANES, NO_PORT,
+};
+
+use crate::gen::{Generated, Structure};
+
+/// Errors of [`route_generated`].
+#[derive(Debug, thiserror::Error)]
+pub enum RoutingChoiceError {
+    /// The name is no routing engine.
+    #[error("unknown --routing '{0}': expected dmodk, smodk, dor, dor-dateline, minhop, updn, dnup, sssp or random")]
+    Unknown(String),
+    /// Roots given for an engine that takes none.
+    #[error("--roots applies to --routing updn")]
+    RootsWithoutUpdn,
+    /// A root name that names no node.
+    #[error("--roots: no node named '{0}'")]
+    NoSuchRoot(String),
+    /// A structure-based engine failed.
+    #[error(transparent)]
+    Structured(#[from] structured::RouteError),
+    /// A generic engine failed.
+    #[error(transparent)]
+    Engine(#[from] engines::EngineError),
+}
+
+/// The routing engine a structure gets by default: D-mod-K on trees, dimension order on
+/// grids, minhop otherwise.
+pub fn default_routing(structure: &Structure) -> &'static str {
+    match structure {
+        Structure::Tree { .. } => "dmodk",
+        Structure::Grid { .. } => "dor",
+        _ => "minhop",
+    }
+}
+
+/// Routes a generated fabric with the engine called `name` (case-insensitive; `None`:
+/// [`default_routing`]): the structured `dmodk`, `smodk`, `dor`, `dor-dateline`, or any
+/// engine of [`engines`] (`roots` names updn's root switches, `seed` drives
+/// `random`). Returns the table and the engine's name.
+pub fn route_generated(
+    generated: &Generated,
+    name: Option<&str>,
+    roots: Option<&[String]>,
+    seed: u64,
+) -> Result<(ForwardingTable, String), RoutingChoiceError> {
+    use engines::{parse_engine, route, Engine};
+    let name = name
+        .unwrap_or(default_routing(&generated.structure))
+        .to_ascii_lowercase();
+    if roots.is_some() && name != "updn" {
+        return Err(RoutingChoiceError::RootsWithoutUpdn);
+    }
+    let table = match name.as_str() {
+        "dmodk" => structured::dmodk(generated)?,
+        "smodk" => structured::smodk(generated)?,
+        "dor" => structured::dor(generated, false)?,
+        "dor-dateline" | "dor-datelines" => structured::dor(generated, true)?,
+        other => {
+            let mut engine = parse_engine(other, seed)
+                .ok_or_else(|| RoutingChoiceError::Unknown(other.to_string()))?;
+            if let (Engine::Updn { roots: slot }, Some(names)) = (&mut engine, roots) {
+                let fabric = &generated.fabric;
+                let ids = names
+                    .iter()
+                    .map(|n| {
+                        fabric
+                            .node_names
+                            .iter()
+                            .position(|x| x == n)
+                            .map(|v| v as u32)
+                            .ok_or_else(|| RoutingChoiceError::NoSuchRoot(n.clone()))
+                    })
+                    .collect::<Result<Vec<u32>, _>>()?;
+                *slot = Some(ids);
+            }
+            route(&generated.fabric, &engine)?
+        }
+    };
+    Ok((table, name))
+}
