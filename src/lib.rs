@@ -16,6 +16,7 @@
 //! * [`queueing`]: the analytical queueing model of multi-cluster systems and its
 //!   simulation;
 //! * [`scan`]: batch scans: plans, cells, checksummed records, shards and merging;
+//! * [`error`]: the located error every parser reports;
 //! * [`report`]: exporters that turn results into bytes (text, JSON, CSV, dot);
 //! * [`viz`]: congestion maps, plots and the HTML report.
 //!
@@ -26,6 +27,7 @@
 
 pub mod cluster;
 pub mod engine;
+pub mod error;
 pub mod fabric;
 pub mod gen;
 pub mod ib;
