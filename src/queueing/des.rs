@@ -95,10 +95,49 @@ impl Estimate {
         (x - self.mean).abs() <= self.half_width + 1e-12 * self.mean.abs()
     }
 
+    /// The estimate, or `None` when nothing was measured (an end-to-end estimate of
+    /// replications that delivered no message has a NaN mean).
+    pub fn measured(&self) -> Option<&Estimate> {
+        (!self.mean.is_nan()).then_some(self)
+    }
+
     /// The distance of `x` from the mean in half widths (0 inside the middle, 1 at the
     /// edge of the interval).
     pub fn deviation(&self, x: f64) -> f64 {
         (x - self.mean).abs() / self.half_width
+    }
+}
+
+/// How an analytical value relates to the simulated quantity it is compared with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Theory {
+    /// The formula is exact for the simulated system: the simulated mean must agree with
+    /// it within its confidence interval.
+    Exact,
+    /// The formula approximates the simulated system.
+    Approximate,
+}
+
+impl Theory {
+    /// The sojourn and waiting times of `centre` (`None`: end to end) under `service`,
+    /// simulated with `sources`: exact with open sources for exponential service (a Kelly
+    /// network) and at the ICN1 for deterministic service (fed by Poisson streams).
+    pub fn of_times(service: Service, sources: Sources, centre: Option<Centre>) -> Theory {
+        let open = sources == Sources::Open;
+        if open && (service == Service::Exponential || centre == Some(Centre::Icn1)) {
+            Theory::Exact
+        } else {
+            Theory::Approximate
+        }
+    }
+
+    /// The utilisations `ρ = λ_x·S_x`, simulated with `sources`: exact with open sources,
+    /// whatever the service.
+    pub fn of_utilisation(sources: Sources) -> Theory {
+        match sources {
+            Sources::Open => Theory::Exact,
+            Sources::Blocking => Theory::Approximate,
+        }
     }
 }
 
@@ -264,120 +303,176 @@ impl Net {
         }
     }
 
-    /// One replication from an empty system.
+    /// One replication from an empty system: events in time order until the window has
+    /// closed and every message created in it has arrived.
     fn run(&self, rng: &mut Xoshiro256PlusPlus) -> Replication {
-        let (t0, t1) = self.window;
-        let mut rep = Replication::default();
-        let mut free_at = vec![0.0f64; self.kind.len()];
-        let mut messages: Vec<Message> = Vec::new();
-        let mut spare: Vec<u32> = Vec::new();
-        let mut events = BinaryHeap::new();
-        let mut seq = 0u64;
-        let mut push = |events: &mut BinaryHeap<Event>, time: f64, what: What| {
-            seq += 1;
-            events.push(Event { time, seq, what });
-        };
-        let n = self.processors;
-        match self.sources {
+        let mut state = Replica::new(self, rng);
+        state.start();
+        while let Some(ev) = state.events.pop() {
+            state.rep.events += 1;
+            match ev.what {
+                What::Generate(p) => {
+                    if ev.time >= self.window.1 && state.outstanding == 0 {
+                        break;
+                    }
+                    state.generate(ev.time, p);
+                }
+                What::Arrive(id) => state.arrive(ev.time, id),
+            }
+        }
+        state.rep
+    }
+}
+
+/// The state of one replication: the queues, the messages in flight (with the slots of
+/// delivered ones for reuse, so that the loop allocates only while the system grows), the
+/// pending events and the sums measured so far.
+struct Replica<'a> {
+    net: &'a Net,
+    rng: &'a mut Xoshiro256PlusPlus,
+    /// Per queue: when its server finishes the work it has been given.
+    free_at: Vec<f64>,
+    messages: Vec<Message>,
+    /// Slots of `messages` free for reuse.
+    spare: Vec<u32>,
+    events: BinaryHeap<Event>,
+    /// Events scheduled so far, to order those at the same time.
+    seq: u64,
+    /// Messages created in the window and not yet delivered.
+    outstanding: u64,
+    rep: Replication,
+}
+
+impl<'a> Replica<'a> {
+    fn new(net: &'a Net, rng: &'a mut Xoshiro256PlusPlus) -> Self {
+        Replica {
+            net,
+            rng,
+            free_at: vec![0.0f64; net.kind.len()],
+            messages: Vec::new(),
+            spare: Vec::new(),
+            events: BinaryHeap::new(),
+            seq: 0,
+            outstanding: 0,
+            rep: Replication::default(),
+        }
+    }
+
+    fn schedule(&mut self, time: f64, what: What) {
+        self.seq += 1;
+        self.events.push(Event {
+            time,
+            seq: self.seq,
+            what,
+        });
+    }
+
+    /// The first message of the open stream, or of every blocking processor.
+    fn start(&mut self) {
+        let net = self.net;
+        let n = net.processors;
+        match net.sources {
             Sources::Open => {
-                let t = exponential(1.0 / (self.rate * n as f64), rng);
-                push(&mut events, t, What::Generate(u32::MAX));
+                let t = exponential(1.0 / (net.rate * n as f64), self.rng);
+                self.schedule(t, What::Generate(u32::MAX));
             }
             Sources::Blocking => {
                 for p in 0..n {
-                    let t = exponential(1.0 / self.rate, rng);
-                    push(&mut events, t, What::Generate(p));
+                    let t = exponential(1.0 / net.rate, self.rng);
+                    self.schedule(t, What::Generate(p));
                 }
             }
         }
-        let mut outstanding = 0u64;
-        while let Some(ev) = events.pop() {
-            rep.events += 1;
-            let now = ev.time;
-            match ev.what {
-                What::Generate(p) => {
-                    if now >= t1 && outstanding == 0 {
-                        break;
-                    }
-                    let src = match self.sources {
-                        Sources::Open => {
-                            let next = now + exponential(1.0 / (self.rate * n as f64), rng);
-                            push(&mut events, next, What::Generate(u32::MAX));
-                            rng.gen_range(0..n)
-                        }
-                        Sources::Blocking => p,
-                    };
-                    let r = rng.gen_range(0..n - 1);
-                    let dst = r + u32::from(r >= src);
-                    let (route, len) = self.route(src, dst);
-                    let tagged = now >= t0 && now < t1;
-                    if tagged {
-                        rep.created += 1;
-                        outstanding += 1;
-                    }
-                    let m = Message {
-                        created: now,
-                        src,
-                        route,
-                        len,
-                        hop: 0,
-                        tagged,
-                        waiting: 0.0,
-                        transfer: 0.0,
-                    };
-                    let id = match spare.pop() {
-                        Some(id) => {
-                            messages[id as usize] = m;
-                            id
-                        }
-                        None => {
-                            messages.push(m);
-                            messages.len() as u32 - 1
-                        }
-                    };
-                    push(&mut events, now, What::Arrive(id));
-                }
-                What::Arrive(id) => {
-                    let m = &mut messages[id as usize];
-                    let q = m.route[m.hop as usize] as usize;
-                    let centre = self.kind[q] as usize;
-                    let s = self.draw_service(centre, rng);
-                    let start = now.max(free_at[q]);
-                    let done = start + s;
-                    free_at[q] = done;
-                    let busy = done.min(t1) - start.max(t0);
-                    if busy > 0.0 {
-                        rep.busy[centre] += busy;
-                    }
-                    if m.tagged {
-                        let w = start - now;
-                        rep.visits[centre] += 1;
-                        rep.sojourn[centre] += w + s;
-                        rep.waiting[centre] += w;
-                        m.waiting += w;
-                        m.transfer += s;
-                    }
-                    m.hop += 1;
-                    if m.hop < m.len {
-                        push(&mut events, done, What::Arrive(id));
-                        continue;
-                    }
-                    if m.tagged {
-                        rep.delivered += 1;
-                        rep.latency += done - m.created;
-                        rep.path_waiting += m.waiting;
-                        rep.path_transfer += m.transfer;
-                        outstanding -= 1;
-                    }
-                    if self.sources == Sources::Blocking {
-                        let next = done + exponential(1.0 / self.rate, rng);
-                        push(&mut events, next, What::Generate(m.src));
-                    }
-                    spare.push(id);
-                }
+    }
+
+    /// Processor `p` (open sources: a random one, after scheduling the stream's next
+    /// message) creates a message to a random other processor at `now`.
+    fn generate(&mut self, now: f64, p: u32) {
+        let net = self.net;
+        let n = net.processors;
+        let src = match net.sources {
+            Sources::Open => {
+                let next = now + exponential(1.0 / (net.rate * n as f64), self.rng);
+                self.schedule(next, What::Generate(u32::MAX));
+                self.rng.gen_range(0..n)
             }
+            Sources::Blocking => p,
+        };
+        let r = self.rng.gen_range(0..n - 1);
+        let dst = r + u32::from(r >= src);
+        let (route, len) = net.route(src, dst);
+        let (t0, t1) = net.window;
+        let tagged = now >= t0 && now < t1;
+        if tagged {
+            self.rep.created += 1;
+            self.outstanding += 1;
         }
-        rep
+        let m = Message {
+            created: now,
+            src,
+            route,
+            len,
+            hop: 0,
+            tagged,
+            waiting: 0.0,
+            transfer: 0.0,
+        };
+        let id = match self.spare.pop() {
+            Some(id) => {
+                self.messages[id as usize] = m;
+                id
+            }
+            None => {
+                self.messages.push(m);
+                self.messages.len() as u32 - 1
+            }
+        };
+        self.schedule(now, What::Arrive(id));
+    }
+
+    /// Message `id` reaches the next queue of its route at `now`: it is served in FIFO
+    /// order, then goes on to the next queue or is delivered.
+    fn arrive(&mut self, now: f64, id: u32) {
+        let net = self.net;
+        let (t0, t1) = net.window;
+        let m = &mut self.messages[id as usize];
+        let q = m.route[m.hop as usize] as usize;
+        let centre = net.kind[q] as usize;
+        let s = net.draw_service(centre, self.rng);
+        let start = now.max(self.free_at[q]);
+        let done = start + s;
+        self.free_at[q] = done;
+        let rep = &mut self.rep;
+        let busy = done.min(t1) - start.max(t0);
+        if busy > 0.0 {
+            rep.busy[centre] += busy;
+        }
+        if m.tagged {
+            let w = start - now;
+            rep.visits[centre] += 1;
+            rep.sojourn[centre] += w + s;
+            rep.waiting[centre] += w;
+            m.waiting += w;
+            m.transfer += s;
+        }
+        m.hop += 1;
+        if m.hop < m.len {
+            self.schedule(done, What::Arrive(id));
+            return;
+        }
+        if m.tagged {
+            rep.delivered += 1;
+            rep.latency += done - m.created;
+            rep.path_waiting += m.waiting;
+            rep.path_transfer += m.transfer;
+            self.outstanding -= 1;
+        }
+        if net.sources == Sources::Blocking {
+            let next = done + exponential(1.0 / net.rate, self.rng);
+            let src = m.src;
+            self.schedule(next, What::Generate(src));
+        }
+        self.spare.push(id);
     }
 }
 
@@ -496,5 +591,43 @@ fn summarise(config: &DesConfig, net: &Net, reps: &[Replication]) -> DesResult {
         transfer: per_message(|r| r.path_transfer),
         throughput: estimate(&|r: &Replication| Some(r.created as f64 / (n * length)))
             .unwrap_or(none),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn theory_is_exact_only_where_the_formulas_are() {
+        use Theory::{Approximate, Exact};
+        let (exp, det) = (Service::Exponential, Service::Deterministic);
+        let (open, blocking) = (Sources::Open, Sources::Blocking);
+        for centre in [
+            None,
+            Some(Centre::Icn1),
+            Some(Centre::Ecn1),
+            Some(Centre::Icn2),
+        ] {
+            assert_eq!(Theory::of_times(exp, open, centre), Exact);
+            assert_eq!(Theory::of_times(exp, blocking, centre), Approximate);
+            assert_eq!(Theory::of_times(det, blocking, centre), Approximate);
+        }
+        assert_eq!(Theory::of_times(det, open, Some(Centre::Icn1)), Exact);
+        assert_eq!(Theory::of_times(det, open, Some(Centre::Ecn1)), Approximate);
+        assert_eq!(Theory::of_times(det, open, None), Approximate);
+        assert_eq!(Theory::of_utilisation(open), Exact);
+        assert_eq!(Theory::of_utilisation(blocking), Approximate);
+    }
+
+    #[test]
+    fn an_estimate_without_messages_is_not_measured() {
+        let nan = Estimate {
+            mean: f64::NAN,
+            half_width: f64::NAN,
+        };
+        assert!(nan.measured().is_none());
+        let e = Estimate::of(&[1.0, 3.0], 0.99).unwrap();
+        assert_eq!(e.measured(), Some(&e));
     }
 }

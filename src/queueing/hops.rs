@@ -75,8 +75,9 @@ pub struct FabricRoutes<'a> {
     table: &'a ForwardingTable,
 }
 
-/// Which clusters' local routes use a switch.
+/// The owner of a switch that no cluster's local routes use (it belongs to the ICN2).
 const UNUSED: u32 = NONE;
+/// The owner of a switch that several clusters' local routes use (it belongs to the ICN2).
 const SHARED: u32 = NONE - 1;
 
 impl<'a> FabricRoutes<'a> {
@@ -103,6 +104,26 @@ impl<'a> FabricRoutes<'a> {
     /// The routes between the hosts used are checked first (a broken one is an error).
     /// O(N² × route length) time, parallel over sources; O(nodes) memory per thread.
     pub fn hops(&self, clusters: u32, nodes_per_cluster: u32) -> Result<FabricHops, QueueError> {
+        let (c, n0) = (clusters as usize, nodes_per_cluster as usize);
+        self.check_hosts(clusters, nodes_per_cluster)?;
+        let n = c * n0;
+        let (owner, intra_sum) = self.switch_owners(c, n0);
+        let (ends, middle, total) = self.split_inter_routes(&owner, n, n0);
+        let intra_pairs = (c * n0 * (n0 - 1)) as f64;
+        let inter_pairs = (n * (n - n0)) as f64;
+        let mean = |sum: u64, pairs: f64| if pairs > 0.0 { sum as f64 / pairs } else { 0.0 };
+        Ok(FabricHops {
+            clusters,
+            nodes_per_cluster,
+            intra: mean(intra_sum, intra_pairs),
+            inter: mean(total, inter_pairs),
+            ecn1: mean(ends, 2.0 * inter_pairs),
+            icn2: mean(middle, inter_pairs),
+        })
+    }
+
+    /// Checks that the fabric has the C·N0 hosts and routes every pair of them.
+    fn check_hosts(&self, clusters: u32, nodes_per_cluster: u32) -> Result<(), QueueError> {
         let fabric = self.fabric;
         let (c, n0) = (clusters as usize, nodes_per_cluster as usize);
         let n = c * n0;
@@ -130,9 +151,19 @@ impl<'a> FabricRoutes<'a> {
             }
             return Err(QueueError::Fabric(msg));
         }
+        Ok(())
+    }
+
+    /// True if node `v` of the fabric is a switch.
+    fn is_switch(&self, v: u32) -> bool {
+        self.fabric.host_of_node[v as usize] == NONE
+    }
+
+    /// The owner of every node (the one cluster whose local routes use it, [`SHARED`] or
+    /// [`UNUSED`]) and the switches crossed by all routes within clusters.
+    fn switch_owners(&self, c: usize, n0: usize) -> (Vec<u32>, u64) {
+        let fabric = self.fabric;
         let router = self.table.router(fabric);
-        let is_switch = |v: u32| fabric.host_of_node[v as usize] == NONE;
-        // Owner of each switch: the one cluster whose local routes use it.
         let mut owner = vec![UNUSED; fabric.num_nodes()];
         let mut intra_sum = 0u64;
         for cluster in 0..c {
@@ -149,7 +180,7 @@ impl<'a> FabricRoutes<'a> {
                         }
                         router.walk(s, d, |e| {
                             let v = fabric.edge_head[e as usize];
-                            if is_switch(v) {
+                            if self.is_switch(v) {
                                 sum += 1;
                                 seen.push(v);
                             }
@@ -172,8 +203,16 @@ impl<'a> FabricRoutes<'a> {
                 }
             }
         }
-        // Routes between clusters, split into source end, middle and destination end.
-        let (ends, middle, total) = (0..n as u32)
+        (owner, intra_sum)
+    }
+
+    /// The routes between hosts of different clusters (of `n0` hosts each, `n` in all),
+    /// split by `owner` into their ends (switches of the source's or the destination's
+    /// cluster) and their middle: the sums of the ends, the middles and the whole routes.
+    fn split_inter_routes(&self, owner: &[u32], n: usize, n0: usize) -> (u64, u64, u64) {
+        let fabric = self.fabric;
+        let router = self.table.router(fabric);
+        (0..n as u32)
             .into_par_iter()
             .map(|s| {
                 let a = s as usize / n0;
@@ -187,7 +226,7 @@ impl<'a> FabricRoutes<'a> {
                     path.clear();
                     router.walk(s, d, |e| {
                         let v = fabric.edge_head[e as usize];
-                        if is_switch(v) {
+                        if self.is_switch(v) {
                             path.push(v);
                         }
                     });
@@ -206,18 +245,7 @@ impl<'a> FabricRoutes<'a> {
                 }
                 (ends, middle, total)
             })
-            .reduce(|| (0, 0, 0), |x, y| (x.0 + y.0, x.1 + y.1, x.2 + y.2));
-        let intra_pairs = (c * n0 * (n0 - 1)) as f64;
-        let inter_pairs = (n * (n - n0)) as f64;
-        let mean = |sum: u64, pairs: f64| if pairs > 0.0 { sum as f64 / pairs } else { 0.0 };
-        Ok(FabricHops {
-            clusters,
-            nodes_per_cluster,
-            intra: mean(intra_sum, intra_pairs),
-            inter: mean(total, inter_pairs),
-            ecn1: mean(ends, 2.0 * inter_pairs),
-            icn2: mean(middle, inter_pairs),
-        })
+            .reduce(|| (0, 0, 0), |x, y| (x.0 + y.0, x.1 + y.1, x.2 + y.2))
     }
 }
 

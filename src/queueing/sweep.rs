@@ -186,6 +186,17 @@ impl Scenario {
         })
     }
 
+    /// The hardware of the three networks for people: one label when they are alike,
+    /// else `ICN1 …, ECN1 …, ICN2 …` (see [`NetworkSettings::label`]).
+    pub fn hardware_label(&self) -> String {
+        let labels = self.networks.clone().map(|n| n.label());
+        if labels.iter().all(|l| *l == labels[0]) {
+            labels[0].clone()
+        } else {
+            format!("ICN1 {}, ECN1 {}, ICN2 {}", labels[0], labels[1], labels[2])
+        }
+    }
+
     /// Expands the scenario into points: the axis's values along x, every combination of
     /// the other lists (architectures outermost, then M, λ, C) as a series. Fails when a
     /// list is empty or C does not divide N. O(points).
@@ -315,6 +326,17 @@ pub struct Point {
     pub simulated: Option<DesResult>,
 }
 
+impl Point {
+    /// The offered rate λ at which the point's first centre saturates, and that centre:
+    /// the solution's, or for a saturated point the system's (the same values).
+    pub fn saturation(&self) -> (f64, Centre) {
+        match &self.solution {
+            Ok(s) => (s.saturation_rate, s.bottleneck),
+            Err(_) => self.spec.system.saturation(),
+        }
+    }
+}
+
 /// Solves every point of `grid`, with switch counts from `fabric` when given (measured
 /// once per partition). Saturated points keep their error; invalid parameters and fabric
 /// problems stop the evaluation. O(points) plus the fabric measurements.
@@ -439,5 +461,19 @@ mod tests {
                 ..
             })
         ));
+        // The saturation rate does not depend on the offered rate.
+        assert_eq!(points[1].saturation(), points[0].saturation());
+        assert_eq!(points[1].saturation().1, Centre::Icn2);
+    }
+    #[test]
+    fn hardware_reads_as_one_label_when_the_networks_are_alike() {
+        use crate::queueing::params::Preset;
+        let mut s = Scenario::default();
+        assert_eq!(s.hardware_label(), "gigabit-ethernet");
+        s.networks[2].preset = Some(Preset::InfinibandQdr);
+        assert_eq!(
+            s.hardware_label(),
+            "ICN1 gigabit-ethernet, ECN1 gigabit-ethernet, ICN2 infiniband-qdr"
+        );
     }
 }

@@ -6,6 +6,7 @@ use crate::queueing::sweep::{short_number, Axis, Point};
 use crate::queueing::Architecture;
 use crate::report::queue::Context;
 use crate::viz::draw::{draw_err, render, DrawError, Figure, ImageFormat, FONT};
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
@@ -112,15 +113,7 @@ pub fn latency_plot(ctx: &Context, points: &[Point]) -> Option<LatencyPlot> {
     if axis != Axis::MessageSize && ctx.scenario.message_sizes.len() == 1 {
         fixed.push(format!("M = {} B", short_number(sys.message_size)));
     }
-    let nets: Vec<String> = ctx.scenario.networks.iter().map(|n| n.label()).collect();
-    if nets.iter().all(|n| *n == nets[0]) {
-        fixed.push(nets[0].clone());
-    } else {
-        fixed.push(format!(
-            "ICN1 {}, ECN1 {}, ICN2 {}",
-            nets[0], nets[1], nets[2]
-        ));
-    }
+    fixed.push(ctx.scenario.hardware_label());
     Some(LatencyPlot {
         title: format!("Mean message latency ({})", fixed.join(", ")),
         x_label: axis.label().to_string(),
@@ -136,8 +129,13 @@ pub fn render_latency_plot(plot: &LatencyPlot, format: ImageFormat) -> Result<Ve
     render(plot, format, PLOT_SIZE.0, PLOT_SIZE.1)
 }
 
-impl Figure for LatencyPlot {
-    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+/// The chart of a [`LatencyPlot`] on any backend.
+type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+impl LatencyPlot {
+    /// The x and y ranges of the chart: every point and interval, padded; y from 0 at the
+    /// lowest.
+    fn ranges(&self) -> ((f64, f64), (f64, f64)) {
         let xs = || {
             self.series.iter().flat_map(|s| {
                 s.analytic
@@ -156,7 +154,7 @@ impl Figure for LatencyPlot {
         };
         let x_lo = xs().fold(f64::INFINITY, f64::min);
         let x_hi = xs().fold(f64::NEG_INFINITY, f64::max);
-        let (x_lo, x_hi) = if x_lo.is_finite() && x_hi > x_lo {
+        let x = if x_lo.is_finite() && x_hi > x_lo {
             let pad = (x_hi - x_lo) * 0.04;
             (x_lo - pad, x_hi + pad)
         } else if x_lo.is_finite() {
@@ -166,7 +164,7 @@ impl Figure for LatencyPlot {
         };
         let y_lo = ys().fold(f64::INFINITY, f64::min);
         let y_hi = ys().fold(f64::NEG_INFINITY, f64::max);
-        let (y_lo, y_hi) = if y_lo.is_finite() && y_hi > y_lo {
+        let y = if y_lo.is_finite() && y_hi > y_lo {
             let pad = (y_hi - y_lo) * 0.08;
             ((y_lo - pad).max(0.0), y_hi + pad)
         } else if y_lo.is_finite() {
@@ -174,13 +172,15 @@ impl Figure for LatencyPlot {
         } else {
             (0.0, 1.0)
         };
-        let mut chart = ChartBuilder::on(area)
-            .caption(&self.title, (FONT, 17))
-            .margin(14)
-            .x_label_area_size(46)
-            .y_label_area_size(64)
-            .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
-            .map_err(draw_err)?;
+        (x, y)
+    }
+
+    /// The grid, the axes and their labels (powers of two on a log₂ x axis).
+    fn draw_mesh<'a, DB: DrawingBackend + 'a>(
+        &self,
+        chart: &mut Chart<'a, DB>,
+        x_range: (f64, f64),
+    ) -> Result<(), DrawError> {
         let log2 = self.log2_x;
         let x_format = move |x: &f64| {
             if log2 {
@@ -194,7 +194,7 @@ impl Figure for LatencyPlot {
             }
         };
         let x_labels = if log2 {
-            ((x_hi - x_lo).round() as usize + 1).max(2)
+            ((x_range.1 - x_range.0).round() as usize + 1).max(2)
         } else {
             10
         };
@@ -211,55 +211,14 @@ impl Figure for LatencyPlot {
             .light_line_style(WHITE)
             .bold_line_style(RGBColor(230, 230, 230))
             .draw()
-            .map_err(draw_err)?;
-        for s in &self.series {
-            let color = PALETTE[s.color % PALETTE.len()];
-            let style = color.stroke_width(2);
-            if s.dashed {
-                chart
-                    .draw_series(DashedLineSeries::new(
-                        s.analytic.iter().copied(),
-                        8,
-                        5,
-                        style,
-                    ))
-                    .map_err(draw_err)?
-                    .label(s.label.clone())
-                    .legend(move |(x, y)| {
-                        DashedPathElement::new(vec![(x, y), (x + 24, y)], 7, 4, style)
-                    });
-            } else {
-                chart
-                    .draw_series(LineSeries::new(s.analytic.iter().copied(), style))
-                    .map_err(draw_err)?
-                    .label(s.label.clone())
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], style));
-            }
-            chart
-                .draw_series(
-                    s.analytic
-                        .iter()
-                        .map(|&p| Circle::new(p, 3, color.filled())),
-                )
-                .map_err(draw_err)?;
-            let bar = BLACK.stroke_width(1);
-            for &(x, mean, half) in &s.simulated {
-                chart
-                    .draw_series([PathElement::new(
-                        vec![(x, mean - half), (x, mean + half)],
-                        bar,
-                    )])
-                    .map_err(draw_err)?;
-                chart
-                    .draw_series([(mean - half), (mean + half)].map(|y| {
-                        EmptyElement::at((x, y)) + PathElement::new(vec![(-4, 0), (4, 0)], bar)
-                    }))
-                    .map_err(draw_err)?;
-                chart
-                    .draw_series([Cross::new((x, mean), 5, color.stroke_width(2))])
-                    .map_err(draw_err)?;
-            }
-        }
+            .map_err(draw_err)
+    }
+
+    /// The legend: every series, and the mark of the simulated means when there are any.
+    fn draw_legend<'a, DB: DrawingBackend + 'a>(
+        &self,
+        chart: &mut Chart<'a, DB>,
+    ) -> Result<(), DrawError> {
         if let Some(conf) = self.confidence {
             let bar = BLACK.stroke_width(2);
             chart
@@ -278,9 +237,81 @@ impl Figure for LatencyPlot {
             .border_style(RGBColor(180, 180, 180))
             .label_font((FONT, 13))
             .draw()
-            .map_err(draw_err)?;
-        Ok(())
+            .map_err(draw_err)
     }
+}
+
+impl Figure for LatencyPlot {
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+        let ((x_lo, x_hi), (y_lo, y_hi)) = self.ranges();
+        let mut chart = ChartBuilder::on(area)
+            .caption(&self.title, (FONT, 17))
+            .margin(14)
+            .x_label_area_size(46)
+            .y_label_area_size(64)
+            .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
+            .map_err(draw_err)?;
+        self.draw_mesh(&mut chart, (x_lo, x_hi))?;
+        for s in &self.series {
+            draw_series(&mut chart, s)?;
+        }
+        self.draw_legend(&mut chart)
+    }
+}
+
+/// One series: its analytical line (dashed for blocking networks) with a dot per point,
+/// and its simulated means as crosses with their intervals as error bars.
+fn draw_series<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Chart<'a, DB>,
+    s: &LatencySeries,
+) -> Result<(), DrawError> {
+    let color = PALETTE[s.color % PALETTE.len()];
+    let style = color.stroke_width(2);
+    if s.dashed {
+        chart
+            .draw_series(DashedLineSeries::new(
+                s.analytic.iter().copied(),
+                8,
+                5,
+                style,
+            ))
+            .map_err(draw_err)?
+            .label(s.label.clone())
+            .legend(move |(x, y)| DashedPathElement::new(vec![(x, y), (x + 24, y)], 7, 4, style));
+    } else {
+        chart
+            .draw_series(LineSeries::new(s.analytic.iter().copied(), style))
+            .map_err(draw_err)?
+            .label(s.label.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], style));
+    }
+    chart
+        .draw_series(
+            s.analytic
+                .iter()
+                .map(|&p| Circle::new(p, 3, color.filled())),
+        )
+        .map_err(draw_err)?;
+    let bar = BLACK.stroke_width(1);
+    for &(x, mean, half) in &s.simulated {
+        chart
+            .draw_series([PathElement::new(
+                vec![(x, mean - half), (x, mean + half)],
+                bar,
+            )])
+            .map_err(draw_err)?;
+        chart
+            .draw_series(
+                [(mean - half), (mean + half)].map(|y| {
+                    EmptyElement::at((x, y)) + PathElement::new(vec![(-4, 0), (4, 0)], bar)
+                }),
+            )
+            .map_err(draw_err)?;
+        chart
+            .draw_series([Cross::new((x, mean), 5, color.stroke_width(2))])
+            .map_err(draw_err)?;
+    }
+    Ok(())
 }
 
 /// A tick label: integers without decimals, others with up to four significant digits.
