@@ -24,11 +24,10 @@
 use std::collections::HashMap;
 use std::io::BufRead;
 
-use crate::ib::{IbNode, IbPortLid, IbTopology, NodeKind, ParseError};
-
-use super::ibnetdiscover::{
-    excerpt, is_ws, pair_half_links, parse_hex, perr, trim, Cur, HalfLink, LineReader, LinkSource,
-};
+use super::links::{pair_half_links, HalfLink, LinkSource};
+use super::text::{excerpt, is_ws, parse_hex, perr, trim, Cur, LineReader};
+use crate::error::LocatedError;
+use crate::ib::{IbNode, IbPortLid, IbTopology, NodeKind};
 
 /// An example link line, quoted in error messages.
 const LINE_EXAMPLE: &str = "`{ SW Ports:08 SystemGUID:0000000000200000 \
@@ -55,7 +54,7 @@ PortGUID:0000000000100001 … {node001} LID:0001 PN:01 } PHY=4x LOG=ACT SPD=2.5`
 ///
 /// Never panics, whatever the input. Complexity: `O(n + L log L)` for `n` input bytes and
 /// `L` lines.
-pub fn parse_lst<R: BufRead>(reader: R) -> Result<IbTopology, ParseError> {
+pub fn parse_lst<R: BufRead>(reader: R) -> Result<IbTopology, LocatedError> {
     let mut lines = LineReader::new(reader);
     let mut state = State::default();
     while let Some((line, raw)) = lines.next_line()? {
@@ -92,7 +91,7 @@ struct State {
 }
 
 /// "expected …, found …" for a link line.
-fn expected(line: u32, what: &str, found: &[u8]) -> ParseError {
+fn expected(line: u32, what: &str, found: &[u8]) -> LocatedError {
     perr(
         line,
         format!(
@@ -103,7 +102,7 @@ fn expected(line: u32, what: &str, found: &[u8]) -> ParseError {
 }
 
 /// Parses one `{ … }` end at the cursor.
-fn parse_end<'a>(c: &mut Cur<'a>, line: u32, which: &str) -> Result<End<'a>, ParseError> {
+fn parse_end<'a>(c: &mut Cur<'a>, line: u32, which: &str) -> Result<End<'a>, LocatedError> {
     if !c.eat(b'{') {
         return Err(expected(
             line,
@@ -189,7 +188,7 @@ fn parse_end<'a>(c: &mut Cur<'a>, line: u32, which: &str) -> Result<End<'a>, Par
                         )
                     })
                 };
-                let bounded = |max: u64, what: &str| -> Result<u32, ParseError> {
+                let bounded = |max: u64, what: &str| -> Result<u32, LocatedError> {
                     let v = hex()?;
                     if v > max {
                         return Err(perr(
@@ -271,7 +270,7 @@ fn desc_end(rest: &[u8]) -> Option<usize> {
 
 impl State {
     /// Parses one link line and records its ends and half-link.
-    fn link_line(&mut self, line: u32, text: &[u8]) -> Result<(), ParseError> {
+    fn link_line(&mut self, line: u32, text: &[u8]) -> Result<(), LocatedError> {
         let mut c = Cur::new(text);
         let a = parse_end(&mut c, line, "first")?;
         c.skip_ws();
@@ -320,7 +319,7 @@ impl State {
     }
 
     /// The node of an end, created at its first mention; checks later mentions agree.
-    fn node(&mut self, line: u32, end: &End<'_>) -> Result<u32, ParseError> {
+    fn node(&mut self, line: u32, end: &End<'_>) -> Result<u32, LocatedError> {
         let index = match self.by_guid.get(&end.guid) {
             Some(&index) => {
                 let Some(node) = self.nodes.get(index as usize) else {
@@ -406,7 +405,7 @@ impl State {
     }
 
     /// Pairs the two listings of every link and builds the topology.
-    fn finish(mut self) -> Result<IbTopology, ParseError> {
+    fn finish(mut self) -> Result<IbTopology, LocatedError> {
         if self.nodes.is_empty() {
             return Err(perr(
                 0,
@@ -433,11 +432,11 @@ mod tests {
     use super::*;
     use crate::ib::IbLink;
 
-    fn parse(s: &str) -> Result<IbTopology, ParseError> {
+    fn parse(s: &str) -> Result<IbTopology, LocatedError> {
         parse_lst(s.as_bytes())
     }
 
-    fn err(s: &str) -> ParseError {
+    fn err(s: &str) -> LocatedError {
         match parse(s) {
             Ok(t) => panic!("expected an error, got {t:?}"),
             Err(e) => e,
@@ -557,7 +556,7 @@ mod tests {
     fn empty_input_is_an_error() {
         for text in ["", "\n", "# nothing\n"] {
             let e = err(text);
-            assert_eq!(e.line, 0);
+            assert_eq!(e.line, None);
             assert!(e.message.contains("no link lines"), "{}", e.message);
         }
     }
@@ -569,7 +568,13 @@ mod tests {
             let close = l.rfind('}').unwrap();
             for cut in 1..=close {
                 let e = err(&ROUTER[..start + cut]);
-                assert_eq!(e.line, i as u32 + 1, "cut {:?}: {}", &l[..cut], e.message);
+                assert_eq!(
+                    e.line.unwrap_or(0),
+                    i as u32 + 1,
+                    "cut {:?}: {}",
+                    &l[..cut],
+                    e.message
+                );
             }
         }
     }
@@ -578,7 +583,7 @@ mod tests {
     fn one_sided_link_is_an_error() {
         let text = ROUTER.replace(&format!("{}\n", line(7)), "");
         let e = err(&text);
-        assert_eq!(e.line, 5);
+        assert_eq!(e.line, Some(5));
         assert!(e.message.contains("must appear twice"), "{}", e.message);
     }
 
@@ -588,7 +593,7 @@ mod tests {
         let bad = line(7).replacen("PN:03", "PN:04", 1);
         let text = ROUTER.replace(line(7), &bad);
         let e = err(&text);
-        assert_eq!(e.line, 5);
+        assert_eq!(e.line, Some(5));
         assert!(e.message.contains("disagree"), "{}", e.message);
         assert!(
             e.message.contains("(line 5)") && e.message.contains("(line 7)"),
@@ -601,7 +606,7 @@ mod tests {
     fn duplicate_first_end_is_an_error() {
         let text = format!("{ROUTER}{}\n", line(3));
         let e = err(&text);
-        assert_eq!(e.line, 9);
+        assert_eq!(e.line, Some(9));
         assert!(e.message.contains("lines 3 and 9"), "{}", e.message);
     }
 
@@ -609,7 +614,7 @@ mod tests {
     fn conflicting_mentions_are_errors() {
         let text = ROUTER.replacen("{Switch1} LID:0002 PN:02", "{Switch1} LID:0009 PN:02", 1);
         let e = err(&text);
-        assert_eq!(e.line, 2);
+        assert_eq!(e.line, Some(2));
         assert!(
             e.message.contains("has LID 0x9 here but 0x2 on line 1"),
             "{}",
@@ -617,7 +622,7 @@ mod tests {
         );
         let text = ROUTER.replacen("{ SW Ports:08 SystemGUID:0000000000200000 NodeGUID:0000000000200000 PortGUID:0000000000200000 VenID:00000000 DevID:0000 Rev:000000A1 {Switch1} LID:0002 PN:02", "{ CA Ports:08 SystemGUID:0000000000200000 NodeGUID:0000000000200000 PortGUID:0000000000200000 VenID:00000000 DevID:0000 Rev:000000A1 {Switch1} LID:0002 PN:02", 1);
         let e = err(&text);
-        assert_eq!(e.line, 2);
+        assert_eq!(e.line, Some(2));
         assert!(
             e.message.contains("is a CA here but a switch on line 1"),
             "{}",
@@ -625,11 +630,11 @@ mod tests {
         );
         let bad = line(3).replace("LID:0003", "LID:0007");
         let e = err(&ROUTER.replace(line(3), &bad));
-        assert_eq!(e.line, 3);
+        assert_eq!(e.line, Some(3));
         assert!(e.message.contains("LID 0x7"), "{}", e.message);
         let bad = line(3).replace("PortGUID:0000000000100001", "PortGUID:0000000000100009");
         let e = err(&ROUTER.replace(line(3), &bad));
-        assert_eq!(e.line, 3);
+        assert_eq!(e.line, Some(3));
         assert!(
             e.message.contains("port GUID 0x0000000000100009"),
             "{}",
@@ -690,7 +695,7 @@ mod tests {
         ];
         for (text, needle) in cases {
             let e = err(&text);
-            assert_eq!(e.line, 1, "{text}");
+            assert_eq!(e.line, Some(1), "{text}");
             assert!(e.message.contains(needle), "{text}: {}", e.message);
         }
     }

@@ -44,11 +44,11 @@
 use std::collections::{HashMap, HashSet};
 use std::io::BufRead;
 
-use super::ibnetdiscover::{
-    excerpt, is_ws, pair_half_links, parse_hex, perr, trim, Cur, HalfLink, LineReader, LinkSource,
-    SPEEDS, WIDTHS,
-};
-use crate::ib::{IbNode, IbPortLid, IbTopology, NodeKind, ParseError};
+use super::ibnetdiscover::{SPEEDS, WIDTHS};
+use super::links::{pair_half_links, HalfLink, LinkSource};
+use super::text::{excerpt, is_ws, parse_hex, perr, trim, Cur, LineReader};
+use crate::error::LocatedError;
+use crate::ib::{IbNode, IbPortLid, IbTopology, NodeKind};
 
 /// An example connected port line, quoted in error messages.
 const LINE_EXAMPLE: &str = "`CA    80  1 0x000000000010001f 4x SDR - SW    16  4 \
@@ -76,7 +76,7 @@ const LINE_EXAMPLE: &str = "`CA    80  1 0x000000000010001f 4x SDR - SW    16  4
 ///
 /// Never panics, whatever the input. Complexity: `O(n + P log P)` for `n` input bytes and
 /// `P` port lines.
-pub fn parse_ports_report<R: BufRead>(reader: R) -> Result<IbTopology, ParseError> {
+pub fn parse_ports_report<R: BufRead>(reader: R) -> Result<IbTopology, LocatedError> {
     let mut lines = LineReader::new(reader);
     let mut parsed = Vec::new();
     while let Some((line, raw)) = lines.next_line()? {
@@ -137,7 +137,7 @@ struct Ctx {
 
 impl Ctx {
     /// "ports report line: expected …, found …; a line looks like …".
-    fn expected(&self, expected: &str, found: &[u8]) -> ParseError {
+    fn expected(&self, expected: &str, found: &[u8]) -> LocatedError {
         perr(
             self.line,
             format!(
@@ -149,7 +149,7 @@ impl Ctx {
     }
 
     /// At least one blank.
-    fn ws1(&self, c: &mut Cur<'_>, before: &str) -> Result<(), ParseError> {
+    fn ws1(&self, c: &mut Cur<'_>, before: &str) -> Result<(), LocatedError> {
         if c.skip_ws() {
             Ok(())
         } else {
@@ -158,7 +158,7 @@ impl Ctx {
     }
 
     /// A decimal number no larger than `max`.
-    fn dec(&self, c: &mut Cur<'_>, what: &str, max: u64) -> Result<u32, ParseError> {
+    fn dec(&self, c: &mut Cur<'_>, what: &str, max: u64) -> Result<u32, LocatedError> {
         let at = c.rest();
         match c.dec() {
             Some(v) if v <= max => Ok(v as u32),
@@ -171,7 +171,7 @@ impl Ctx {
     }
 
     /// `<type> <lid> <port> 0x<16 hex>`.
-    fn end(&self, c: &mut Cur<'_>, which: &str) -> Result<End, ParseError> {
+    fn end(&self, c: &mut Cur<'_>, which: &str) -> Result<End, LocatedError> {
         let at = c.rest();
         let word = c.take_while(|b| !is_ws(b));
         let Some(kind) = kind_of(word) else {
@@ -208,7 +208,7 @@ impl Ctx {
 }
 
 /// Parses one line; `None` for lines that are not port lines (skipped).
-fn parse_line(line: u32, raw: &[u8]) -> Result<Option<PortLine>, ParseError> {
+fn parse_line(line: u32, raw: &[u8]) -> Result<Option<PortLine>, LocatedError> {
     let text = trim(raw);
     let first = text.iter().position(|&b| is_ws(b)).unwrap_or(text.len());
     let word = text.get(..first).unwrap_or(&[]);
@@ -343,7 +343,7 @@ fn derived(e: &End) -> Option<u64> {
 }
 
 /// Builds the topology from the parsed lines.
-fn build(lines: &[PortLine]) -> Result<IbTopology, ParseError> {
+fn build(lines: &[PortLine]) -> Result<IbTopology, LocatedError> {
     if lines.is_empty() {
         return Err(perr(
             0,
@@ -627,11 +627,11 @@ fn build(lines: &[PortLine]) -> Result<IbTopology, ParseError> {
 mod tests {
     use super::*;
 
-    fn parse(s: &str) -> Result<IbTopology, ParseError> {
+    fn parse(s: &str) -> Result<IbTopology, LocatedError> {
         parse_ports_report(s.as_bytes())
     }
 
-    fn err(s: &str) -> ParseError {
+    fn err(s: &str) -> LocatedError {
         match parse(s) {
             Ok(t) => panic!("expected an error, got {t:?}"),
             Err(e) => e,
@@ -730,7 +730,7 @@ SW     2  2 0x0000000000200000 4x SDR - CA     5  2 0x0000000000100002 ( 's' - '
             "0x0000000000100002 4x SDR - SW     2  2 0x0000000000200000 ( 'a'",
             "0x0000000000100002 4x SDR - SW     2  2 0x0000000000200000 ( 'b'",
         ));
-        assert_eq!(e.line, 2);
+        assert_eq!(e.line, Some(2));
         assert!(e.message.contains("line 1's `a`"), "{}", e.message);
         // A derived GUID equal to a port GUID (adapters with node GUID = port GUID, such as
         // QLogic's, with consecutive GUIDs): every CA port is its own node.
@@ -748,7 +748,7 @@ SW     2  2 0x0000000000200000 4x SDR - CA     5  1 0x0000000000100002 ( 's' - '
             "{text}SW     2  8 0x0000000000200001 4x SDR                                    's'\n"
         );
         let e = err(&phantom);
-        assert_eq!(e.line, 5);
+        assert_eq!(e.line, Some(5));
         assert!(e.message.contains("no connected port"), "{}", e.message);
         // A derived GUID equal to a switch GUID also disables the derivation.
         let clash = "\
@@ -783,10 +783,10 @@ SW     2  2 0x0000000000200000 4x SDR                                    's' - '
         assert_eq!(t.nodes[0].line, 3);
         for cut in ["S", "C", "R", "SW", "CA     5"] {
             let e = err(&format!("{ROUTER}{cut}\n"));
-            assert_eq!(e.line, 13, "{cut}: {}", e.message);
+            assert_eq!(e.line, Some(13), "{cut}: {}", e.message);
         }
         let e = err("");
-        assert_eq!(e.line, 0);
+        assert_eq!(e.line, None);
         assert!(e.message.contains("no port lines"), "{}", e.message);
     }
 
@@ -812,7 +812,7 @@ SW     2  2 0x0000000000200000 4x SDR                                    's' - '
         ];
         for (line, needle) in cases {
             let e = err(&format!("{line}\n"));
-            assert_eq!(e.line, 1, "{line}");
+            assert_eq!(e.line, Some(1), "{line}");
             assert!(e.message.contains(needle), "{line}: {}", e.message);
         }
         // The good line alone fails only for the missing other end.
@@ -837,49 +837,49 @@ SW     2  2 0x0000000000200000 4x SDR                                    's' - '
             0,
             "RT     4  1 0x0000000000300001 4x SDR - SW     9  3 0x0000000000200000 ( 'Router1' - 'Switch1' )",
         ));
-        assert_eq!(e.line, 1);
+        assert_eq!(e.line, Some(1));
         assert!(e.message.contains("gives LID 2"), "{}", e.message);
         // A switch whose lines disagree on the LID.
         let e = err(&with(
             4,
             "SW     3  7 0x0000000000200000 4x SDR                                    'Switch1'",
         ));
-        assert_eq!(e.line, 5);
+        assert_eq!(e.line, Some(5));
         assert!(e.message.contains("one LID"), "{}", e.message);
         // The peer says it is unconnected.
         let e = err(&with(
             8,
             "SW     2  3 0x0000000000200000 4x SDR                                    'Switch1'",
         ));
-        assert_eq!(e.line, 1);
+        assert_eq!(e.line, Some(1));
         assert!(e.message.contains("unconnected"), "{}", e.message);
         // The peer points elsewhere.
         let e = err(&with(
             8,
             "SW     2  3 0x0000000000200000 4x SDR - CA     1  1 0x0000000000100004 ( 'Switch1' - 'Hca2' )",
         ));
-        assert_eq!(e.line, 1);
+        assert_eq!(e.line, Some(1));
         assert!(e.message.contains("disagree"), "{}", e.message);
         // The peer's own line gives this port another LID.
         let e = err(&with(
             8,
             "SW     2  3 0x0000000000200000 4x SDR - RT     7  1 0x0000000000300001 ( 'Switch1' - 'Router1' )",
         ));
-        assert_eq!(e.line, 1);
+        assert_eq!(e.line, Some(1));
         assert!(e.message.contains("with LID 7"), "{}", e.message);
         // A port listed twice; a port GUID on two ports; a kind clash.
         let e = err(&format!("{ROUTER}{}\n", lines[11]));
-        assert_eq!(e.line, 13);
+        assert_eq!(e.line, Some(13));
         assert!(e.message.contains("listed twice"), "{}", e.message);
         let e = err(&format!(
             "{ROUTER}CA     9  2 0x0000000000100004 4x SDR                                    'x'\n"
         ));
-        assert_eq!(e.line, 13);
+        assert_eq!(e.line, Some(13));
         assert!(e.message.contains("used by"), "{}", e.message);
         let e = err(&format!(
             "{ROUTER}CA     9  1 0x0000000000200000 4x SDR                                    'x'\n"
         ));
-        assert_eq!(e.line, 13);
+        assert_eq!(e.line, Some(13));
         assert!(e.message.contains("also a switch's GUID"), "{}", e.message);
         // Cabled to itself.
         let e = err(
