@@ -130,16 +130,59 @@ fn parse_end<'a>(c: &mut Cur<'a>, line: u32, which: &str) -> Result<End<'a>, Loc
             at,
         ));
     };
-    let (mut num_ports, mut guid, mut port_guid, mut desc, mut lid, mut port) =
-        (None, None, None, None, None, None);
-    loop {
+    let mut fields = EndFields::default();
+    while !fields.next(c, line, which)? {}
+    let missing = |field: &str| {
+        perr(
+            line,
+            format!(
+                "link line: the {which} end has no `{field}` field; a link line looks like \
+                 {LINE_EXAMPLE}"
+            ),
+        )
+    };
+    let guid = fields.guid.ok_or_else(|| missing("NodeGUID:"))?;
+    let lid = fields.lid.ok_or_else(|| missing("LID:"))?;
+    let port = fields.port.ok_or_else(|| missing("PN:"))?;
+    if port == 0 {
+        return Err(perr(
+            line,
+            format!("link line: the {which} end has PN:0 (port 0 cannot be cabled)"),
+        ));
+    }
+    Ok(End {
+        kind,
+        num_ports: fields.num_ports,
+        guid,
+        port_guid: fields.port_guid,
+        desc: fields.desc.unwrap_or(&[]),
+        lid,
+        port,
+    })
+}
+
+/// The fields of one end read so far.
+#[derive(Default)]
+struct EndFields<'a> {
+    num_ports: Option<u32>,
+    guid: Option<u64>,
+    port_guid: Option<u64>,
+    desc: Option<&'a [u8]>,
+    lid: Option<u32>,
+    port: Option<u32>,
+}
+
+impl<'a> EndFields<'a> {
+    /// Reads the next field of the `which` end at the cursor: a `{description}`, a
+    /// `Key:value`, or the closing `}` (then returns true).
+    fn next(&mut self, c: &mut Cur<'a>, line: u32, which: &str) -> Result<bool, LocatedError> {
         c.skip_ws();
         match c.peek() {
             Some(b'}') => {
                 c.advance(1);
-                break;
+                Ok(true)
             }
-            Some(b'{') if desc.is_none() => {
+            Some(b'{') if self.desc.is_none() => {
                 c.advance(1);
                 let rest = c.rest();
                 let Some(end) = desc_end(rest) else {
@@ -152,100 +195,78 @@ fn parse_end<'a>(c: &mut Cur<'a>, line: u32, which: &str) -> Result<End<'a>, Loc
                         rest,
                     ));
                 };
-                desc = rest.get(..end);
+                self.desc = rest.get(..end);
                 c.advance(end + 1);
+                Ok(false)
             }
-            None => {
-                return Err(expected(
-                    line,
-                    &format!("more fields or `}}` closing the {which} end (the line is cut short)"),
-                    c.rest(),
-                ))
-            }
+            None => Err(expected(
+                line,
+                &format!("more fields or `}}` closing the {which} end (the line is cut short)"),
+                c.rest(),
+            )),
             Some(_) => {
-                let at = c.rest();
-                let key = c.take_while(|b| b.is_ascii_alphanumeric() || b == b'_');
-                if key.is_empty() || !c.eat(b':') {
-                    return Err(expected(
-                        line,
-                        &format!(
-                            "a `Key:value` field, a `{{description}}` or `}}` in the {which} end"
-                        ),
-                        at,
-                    ));
-                }
-                let vat = c.rest();
-                let value = c.take_while(|b| !is_ws(b) && b != b'}' && b != b'{');
-                let hex = || {
-                    parse_hex(value).ok_or_else(|| {
-                        expected(
-                            line,
-                            &format!(
-                                "a hex value (1 to 16 digits) after `{}:`",
-                                String::from_utf8_lossy(key)
-                            ),
-                            vat,
-                        )
-                    })
-                };
-                let bounded = |max: u64, what: &str| -> Result<u32, LocatedError> {
-                    let v = hex()?;
-                    if v > max {
-                        return Err(perr(
-                            line,
-                            format!(
-                                "link line: {what} 0x{v:x} in the {which} end is out of range \
-                                 (at most 0x{max:x})"
-                            ),
-                        ));
-                    }
-                    Ok(v as u32)
-                };
-                match key {
-                    b"NodeGUID" => guid = Some(hex()?),
-                    b"PortGUID" => port_guid = Some(hex()?),
-                    b"Ports" => num_ports = Some(bounded(0xff, "Ports")?),
-                    b"LID" => lid = Some(bounded(0xffff, "LID")?),
-                    b"PN" => port = Some(bounded(0xff, "PN")?),
-                    _ if value.is_empty() => {
-                        return Err(expected(
-                            line,
-                            &format!("a value after `{}:`", String::from_utf8_lossy(key)),
-                            vat,
-                        ))
-                    }
-                    _ => {}
-                }
+                self.key_value(c, line, which)?;
+                Ok(false)
             }
         }
     }
-    let missing = |field: &str| {
-        perr(
-            line,
-            format!(
-                "link line: the {which} end has no `{field}` field; a link line looks like \
-                 {LINE_EXAMPLE}"
-            ),
-        )
-    };
-    let guid = guid.ok_or_else(|| missing("NodeGUID:"))?;
-    let lid = lid.ok_or_else(|| missing("LID:"))?;
-    let port = port.ok_or_else(|| missing("PN:"))?;
-    if port == 0 {
-        return Err(perr(
-            line,
-            format!("link line: the {which} end has PN:0 (port 0 cannot be cabled)"),
-        ));
+
+    /// A `Key:value` field; only `NodeGUID`, `PortGUID`, `Ports`, `LID` and `PN` are
+    /// kept, other keys need a value.
+    fn key_value(&mut self, c: &mut Cur<'a>, line: u32, which: &str) -> Result<(), LocatedError> {
+        let at = c.rest();
+        let key = c.take_while(|b| b.is_ascii_alphanumeric() || b == b'_');
+        if key.is_empty() || !c.eat(b':') {
+            return Err(expected(
+                line,
+                &format!("a `Key:value` field, a `{{description}}` or `}}` in the {which} end"),
+                at,
+            ));
+        }
+        let vat = c.rest();
+        let value = c.take_while(|b| !is_ws(b) && b != b'}' && b != b'{');
+        let hex = || {
+            parse_hex(value).ok_or_else(|| {
+                expected(
+                    line,
+                    &format!(
+                        "a hex value (1 to 16 digits) after `{}:`",
+                        String::from_utf8_lossy(key)
+                    ),
+                    vat,
+                )
+            })
+        };
+        let bounded = |max: u64, what: &str| -> Result<u32, LocatedError> {
+            let v = hex()?;
+            if v > max {
+                return Err(perr(
+                    line,
+                    format!(
+                        "link line: {what} 0x{v:x} in the {which} end is out of range \
+                         (at most 0x{max:x})"
+                    ),
+                ));
+            }
+            Ok(v as u32)
+        };
+        match key {
+            b"NodeGUID" => self.guid = Some(hex()?),
+            b"PortGUID" => self.port_guid = Some(hex()?),
+            b"Ports" => self.num_ports = Some(bounded(0xff, "Ports")?),
+            b"LID" => self.lid = Some(bounded(0xffff, "LID")?),
+            b"PN" => self.port = Some(bounded(0xff, "PN")?),
+            _ if value.is_empty() => {
+                return Err(expected(
+                    line,
+                    &format!("a value after `{}:`", String::from_utf8_lossy(key)),
+                    vat,
+                ))
+            }
+            _ => {}
+        }
+        Ok(())
     }
-    Ok(End {
-        kind,
-        num_ports,
-        guid,
-        port_guid,
-        desc: desc.unwrap_or(&[]),
-        lid,
-        port,
-    })
 }
 
 /// Where a description (just after its `{`) ends: the first `}` followed, after blanks,
@@ -363,45 +384,49 @@ impl State {
             }
         };
         if end.kind != NodeKind::Switch {
-            match self.lid_of_port.get(&(index, end.port)) {
-                Some(&i) => {
-                    if let Some(p) = self.port_lids.get(i) {
-                        let guid_differs =
-                            end.port_guid.is_some() && p.guid.is_some() && end.port_guid != p.guid;
-                        if p.base_lid != end.lid || guid_differs {
-                            return Err(perr(
-                                line,
-                                format!(
-                                    "port {} of {} 0x{:016x} has LID 0x{:x} and port GUID {} \
-                                     here but LID 0x{:x} and port GUID {} on line {}",
-                                    end.port,
-                                    end.kind,
-                                    end.guid,
-                                    end.lid,
-                                    fmt_guid(end.port_guid),
-                                    p.base_lid,
-                                    fmt_guid(p.guid),
-                                    p.line
-                                ),
-                            ));
-                        }
-                    }
-                }
-                None => {
-                    self.lid_of_port
-                        .insert((index, end.port), self.port_lids.len());
-                    self.port_lids.push(IbPortLid {
-                        node: index,
-                        port: end.port,
-                        guid: end.port_guid,
-                        base_lid: end.lid,
-                        lmc: 0,
-                        line,
-                    });
-                }
-            }
+            self.port_lid(line, index, end)?;
         }
         Ok(index)
+    }
+
+    /// Records the LID of CA/router port `end` of node `index` at its first mention;
+    /// later mentions must give the same LID and port GUID.
+    fn port_lid(&mut self, line: u32, index: u32, end: &End<'_>) -> Result<(), LocatedError> {
+        let Some(&i) = self.lid_of_port.get(&(index, end.port)) else {
+            self.lid_of_port
+                .insert((index, end.port), self.port_lids.len());
+            self.port_lids.push(IbPortLid {
+                node: index,
+                port: end.port,
+                guid: end.port_guid,
+                base_lid: end.lid,
+                lmc: 0,
+                line,
+            });
+            return Ok(());
+        };
+        let Some(p) = self.port_lids.get(i) else {
+            return Ok(());
+        };
+        let guid_differs = end.port_guid.is_some() && p.guid.is_some() && end.port_guid != p.guid;
+        if p.base_lid != end.lid || guid_differs {
+            return Err(perr(
+                line,
+                format!(
+                    "port {} of {} 0x{:016x} has LID 0x{:x} and port GUID {} \
+                     here but LID 0x{:x} and port GUID {} on line {}",
+                    end.port,
+                    end.kind,
+                    end.guid,
+                    end.lid,
+                    fmt_guid(end.port_guid),
+                    p.base_lid,
+                    fmt_guid(p.guid),
+                    p.line
+                ),
+            ));
+        }
+        Ok(())
     }
 
     /// Pairs the two listings of every link and builds the topology.

@@ -72,6 +72,40 @@ fn keyword(t: &[u8]) -> Option<Tok> {
         .map(|&(_, tok)| tok)
 }
 
+/// The token of a one-byte punctuation mark, if `b` is one.
+#[inline]
+fn punctuation(b: u8) -> Option<Tok> {
+    match b {
+        b'{' => Some(Tok::LBrace),
+        b'}' => Some(Tok::RBrace),
+        b'[' => Some(Tok::LBracket),
+        b']' => Some(Tok::RBracket),
+        b'=' => Some(Tok::Eq),
+        b';' => Some(Tok::Semi),
+        b',' => Some(Tok::Comma),
+        b':' => Some(Tok::Colon),
+        _ => None,
+    }
+}
+
+/// The error for a byte that starts no token.
+#[cold]
+fn unexpected_byte(c: u8, line: u32) -> Failure {
+    if c == b'+' {
+        return at_line(
+            line,
+            "expected an ID or punctuation, found `+` (`+` may only join two quoted strings)",
+        );
+    }
+    at_line(
+        line,
+        format!(
+            "expected an ID or punctuation, found unexpected character {}",
+            describe_byte(Some(c))
+        ),
+    )
+}
+
 /// A short printable rendering of some input bytes for messages.
 pub(super) fn shorten(text: &[u8]) -> String {
     const MAX: usize = 40;
@@ -307,18 +341,7 @@ impl<R: BufRead> Lexer<R> {
         let Some(b) = self.peek()? else {
             return Ok((Tok::Eof, line));
         };
-        let single = match b {
-            b'{' => Some(Tok::LBrace),
-            b'}' => Some(Tok::RBrace),
-            b'[' => Some(Tok::LBracket),
-            b']' => Some(Tok::RBracket),
-            b'=' => Some(Tok::Eq),
-            b';' => Some(Tok::Semi),
-            b',' => Some(Tok::Comma),
-            b':' => Some(Tok::Colon),
-            _ => None,
-        };
-        if let Some(tok) = single {
+        if let Some(tok) = punctuation(b) {
             self.pos += 1;
             return Ok((tok, line));
         }
@@ -331,29 +354,7 @@ impl<R: BufRead> Lexer<R> {
                 self.lex_html()?;
                 Tok::Id(IdKind::Html)
             }
-            b'-' => match self.peek2()? {
-                Some(b'>') => {
-                    self.pos += 2;
-                    Tok::Arrow
-                }
-                Some(b'-') => {
-                    self.pos += 2;
-                    Tok::Undirected
-                }
-                Some(c) if c.is_ascii_digit() || c == b'.' => {
-                    self.lex_numeral()?;
-                    Tok::Id(IdKind::Numeral)
-                }
-                c => {
-                    return Err(at_line(
-                        line,
-                        format!(
-                            "expected `->` or a number after `-`, found {}",
-                            describe_byte(c)
-                        ),
-                    ))
-                }
-            },
+            b'-' => self.lex_after_dash(line)?,
             b'0'..=b'9' | b'.' => {
                 self.lex_numeral()?;
                 Tok::Id(IdKind::Numeral)
@@ -362,24 +363,35 @@ impl<R: BufRead> Lexer<R> {
                 self.lex_ident()?;
                 keyword(&self.text).unwrap_or(Tok::Id(IdKind::Plain))
             }
-            b'+' => {
-                return Err(at_line(
-                    line,
-                    "expected an ID or punctuation, found `+` (`+` may only join two quoted \
-                     strings)",
-                ))
-            }
-            c => {
-                return Err(at_line(
-                    line,
-                    format!(
-                        "expected an ID or punctuation, found unexpected character {}",
-                        describe_byte(Some(c))
-                    ),
-                ))
-            }
+            c => return Err(unexpected_byte(c, line)),
         };
         Ok((tok, line))
+    }
+
+    /// Lexes what starts with `-` (at `pos`): `->`, `--`, or a negative numeral.
+    #[inline]
+    fn lex_after_dash(&mut self, line: u32) -> Result<Tok, Failure> {
+        match self.peek2()? {
+            Some(b'>') => {
+                self.pos += 2;
+                Ok(Tok::Arrow)
+            }
+            Some(b'-') => {
+                self.pos += 2;
+                Ok(Tok::Undirected)
+            }
+            Some(c) if c.is_ascii_digit() || c == b'.' => {
+                self.lex_numeral()?;
+                Ok(Tok::Id(IdKind::Numeral))
+            }
+            c => Err(at_line(
+                line,
+                format!(
+                    "expected `->` or a number after `-`, found {}",
+                    describe_byte(c)
+                ),
+            )),
+        }
     }
 
     /// Lexes an unquoted ID into `text`.

@@ -219,6 +219,7 @@ impl<R: BufRead> Parser<R> {
         }
     }
 
+    /// One statement of a body.
     fn parse_stmt(&mut self) -> Result<(), Failure> {
         match self.tok {
             Tok::Graph => {
@@ -266,40 +267,44 @@ impl<R: BufRead> Parser<R> {
                     Ok(())
                 }
             }
-            Tok::Id(_) => {
-                std::mem::swap(&mut self.lex.text, &mut self.held);
-                let line = self.line;
-                self.advance()?;
-                if self.tok == Tok::Eq {
-                    self.advance()?;
-                    if !self.is_id() {
-                        return Err(self.expected("an ID after `=`"));
-                    }
-                    if self.collectors.is_empty() {
-                        let name = utf8_string(&self.held, line)?;
-                        let value = utf8_string(&self.lex.text, self.line)?;
-                        set_attr(&mut self.g.graph_attrs, &name, value);
-                    }
-                    return self.advance();
-                }
-                let node = self.mention_node(true, line)?;
-                self.parse_port()?;
-                if matches!(self.tok, Tok::Arrow | Tok::Undirected) {
-                    let mut stmt_nodes = self.take_nodes();
-                    stmt_nodes.push(node);
-                    return self.parse_edge_stmt(stmt_nodes, line);
-                }
-                let mut attrs = Vec::new();
-                self.parse_attr_lists(None, &mut attrs, None)?;
-                if let Some(n) = self.g.nodes.get_mut(node as usize) {
-                    for (name, value) in attrs {
-                        set_attr(&mut n.attrs, &name, value);
-                    }
-                }
-                Ok(())
-            }
+            Tok::Id(_) => self.parse_id_stmt(),
             _ => Err(self.expected("a statement or `}`")),
         }
+    }
+
+    /// A statement that starts with an ID: `ID = ID`, a node statement, or an edge
+    /// statement whose first operand is a node.
+    fn parse_id_stmt(&mut self) -> Result<(), Failure> {
+        std::mem::swap(&mut self.lex.text, &mut self.held);
+        let line = self.line;
+        self.advance()?;
+        if self.tok == Tok::Eq {
+            self.advance()?;
+            if !self.is_id() {
+                return Err(self.expected("an ID after `=`"));
+            }
+            if self.collectors.is_empty() {
+                let name = utf8_string(&self.held, line)?;
+                let value = utf8_string(&self.lex.text, self.line)?;
+                set_attr(&mut self.g.graph_attrs, &name, value);
+            }
+            return self.advance();
+        }
+        let node = self.mention_node(true, line)?;
+        self.parse_port()?;
+        if matches!(self.tok, Tok::Arrow | Tok::Undirected) {
+            let mut stmt_nodes = self.take_nodes();
+            stmt_nodes.push(node);
+            return self.parse_edge_stmt(stmt_nodes, line);
+        }
+        let mut attrs = Vec::new();
+        self.parse_attr_lists(None, &mut attrs, None)?;
+        if let Some(n) = self.g.nodes.get_mut(node as usize) {
+            for (name, value) in attrs {
+                set_attr(&mut n.attrs, &name, value);
+            }
+        }
+        Ok(())
     }
 
     fn take_nodes(&mut self) -> Vec<u32> {
