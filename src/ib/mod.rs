@@ -8,7 +8,7 @@
 //! readable names from node name maps. Every layout is detected from the content.
 //!
 //! Every parser reads a `BufRead` and reports a bad input as a
-//! [`LocatedError`](crate::error::LocatedError) at its line, without a file name (the
+//! [`LocatedError`] at its line, without a file name (the
 //! caller, [`crate::fabric::input`], names the file). [`IbError`] is what makes dumps
 //! that parse unusable together.
 //!

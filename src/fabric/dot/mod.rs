@@ -16,6 +16,10 @@
 //! node named inside `d` nested subgraphs (`d` ≤ 200) is copied into each enclosing
 //! subgraph's node set. Memory is `O(nodes + edges + comment tokens + distinct symbols)`
 //! plus a fixed 1 MiB read buffer and the largest single token.
+//!
+//! This folder holds the graph model and the entry points; `symbols.rs` the interner,
+//! `lexer.rs` the tokens, `parser.rs` the grammar. It may use [`crate::error`] and
+//! nothing else of the crate (the fabric loader builds on it, not the other way round).
 
 use std::io::BufRead;
 

@@ -19,7 +19,7 @@ pub(super) struct Ctx {
 }
 
 impl Ctx {
-    /// "<what>: expected <expected>, found <rest>; a <what> looks like <example>".
+    /// `<what>: expected <expected>, found <rest>; a <what> looks like <example>`.
     pub(super) fn expected(&self, expected: &str, found: &[u8]) -> LocatedError {
         perr(
             self.line,

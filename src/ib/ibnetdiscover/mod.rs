@@ -30,6 +30,10 @@
 //! per-line allocations are the descriptions of node headers); pairing sorts the
 //! half-links once, `O(P log P)` for `P` port lines, and uses a hash map from node GUID to
 //! node index.
+//!
+//! This folder holds the line dispatch and record state; `fields.rs` reads the fields of
+//! headers and port lines. It may use the model of [`crate::ib`], its line reading
+//! (`ib/text.rs`) and half-link pairing (`ib/links.rs`), and [`crate::error`].
 
 use std::collections::HashMap;
 use std::io::BufRead;

@@ -52,7 +52,7 @@
 //!
 //! **LIDs**: a net file has none (OpenSM assigns them when it sweeps the simulated
 //! fabric), so the topology has no switch LIDs ([`IbNode::lid`] is `None`) and its
-//! [`IbPortLid`]s — one per cabled CA or router port, carrying the port GUID — have
+//! [`IbPortLid`](crate::ib::IbPortLid)s — one per cabled CA or router port, carrying the port GUID — have
 //! `base_lid` 0 ("unassigned"). To map forwarding-table rows to hosts, take the LIDs from
 //! OpenSM's `guid2lid` file of the same run ([`super::guid2lid::parse_guid2lid`], keyed by
 //! these port GUIDs and the switches' node GUIDs).
@@ -68,6 +68,11 @@
 //! Complexity: linear reading with one reused line buffer (per node one id and one
 //! description are allocated, per port line one remote id), then `O(P log P)` pairing for
 //! `P` port lines, with hash maps from ids and GUIDs to nodes.
+//!
+//! This folder holds the line dispatch, records and GUID assignment; `syntax.rs` the
+//! lexical pieces of a line, `resolve.rs` the second pass over the port lines. It may use
+//! the model of [`crate::ib`], its line reading (`ib/text.rs`) and half-link pairing
+//! (`ib/links.rs`), and [`crate::error`].
 
 use std::collections::HashMap;
 use std::io::BufRead;
@@ -108,7 +113,7 @@ const PORT_EXAMPLE: &str = "`[1]\\t\"node001\"[1]`";
 /// * Nodes keep file order; [`IbNode::description`] is the header's `# "…"` part or else
 ///   the node id; [`IbNode::num_ports`] is the header's port count; [`IbNode::lid`] is
 ///   `None` (a net file has no LIDs).
-/// * Every port line of a CA or router record yields one [`IbPortLid`] with the port's
+/// * Every port line of a CA or router record yields one [`IbPortLid`](crate::ib::IbPortLid) with the port's
 ///   GUID and `base_lid` 0 (unassigned), sorted by (node, port).
 /// * Links are stored once (`a < b`), sorted, with the line of their first port line.
 ///

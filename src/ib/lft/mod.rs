@@ -15,12 +15,12 @@
 //!
 //! LIDs are hexadecimal (either case), ports decimal. Port 255, an `illegal port`
 //! destination (`ibroute -a`: the port exceeds the switch's port count) and
-//! `UNREACHABLE` mean [`NO_ROUTE`]; LIDs without a row have no route either. A table's
-//! [`SwitchLft::ports`] covers LIDs `0 ..= max(header range end, highest listed LID)`.
+//! `UNREACHABLE` mean [`NO_ROUTE`](crate::ib::NO_ROUTE); LIDs without a row have no route either. A table's
+//! [`SwitchLft::ports`](crate::ib::SwitchLft::ports) covers LIDs `0 ..= max(header range end, highest listed LID)`.
 //!
 //! # Switch LIDs
 //!
-//! [`SwitchLft::lid`] is the `Lid N` of the header. Headers without it (`dump_fts` DR
+//! [`SwitchLft::lid`](crate::ib::SwitchLft::lid) is the `Lid N` of the header. Headers without it (`dump_fts` DR
 //! paths, `.fdbs`) take the one LID (≠ 0) that the table routes to port 0, if exactly one
 //! does; otherwise the LID stays unknown. Old OpenSM (≈ 2007) `opensm-lfts.dump` files,
 //! recognised by a hexadecimal range with a quoted description, printed the LID in
@@ -59,6 +59,11 @@
 //! (one byte per LID and switch) plus a fixed 192 KiB duplicate-detection table and
 //! one line (at most 1 MiB). A 230 MB `opensm-lfts.dump` (4096 hosts) takes a fraction
 //! of a second.
+//!
+//! This folder holds the entry points, the line splitting and the byte helpers shared by
+//! its files; `header.rs` reads switch headers, `rows.rs` rows and footers, `tables.rs`
+//! the state machine over the lines. It may use the model of [`crate::ib`], its
+//! [`LocatedError`] helper (`ib/text.rs`) and [`crate::error`].
 
 use std::io::{BufRead, ErrorKind};
 
