@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use std::io::Read;
 
+use orcs::error::LocatedError;
 use orcs::ib::guid2lid::parse_guid2lid;
 use orcs::ib::ibnetdiscover::parse_ibnetdiscover;
 use orcs::ib::ibsim_net::parse_ibsim_net;
@@ -24,7 +25,7 @@ use orcs::ib::lst::parse_lst;
 use orcs::ib::node_name_map::{parse_node_name_map, NodeNameMap};
 use orcs::ib::ports_report::parse_ports_report;
 use orcs::ib::topology::{detect_topology_format, parse_topology, TopologyFormat};
-use orcs::ib::{IbTopology, NodeKind, ParseError};
+use orcs::ib::{IbTopology, NodeKind};
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------
@@ -66,7 +67,7 @@ fn read(dir: &Path, rel: &str) -> Vec<u8> {
     }
 }
 
-fn parse_bytes(bytes: &[u8]) -> Result<(IbTopology, TopologyFormat), ParseError> {
+fn parse_bytes(bytes: &[u8]) -> Result<(IbTopology, TopologyFormat), LocatedError> {
     parse_topology(bytes)
 }
 
@@ -364,11 +365,11 @@ fn option_variants_and_node_name_map() {
 
     // `-l` node lists are not topologies: a clear error.
     let e = parse_bytes(&read(&dir, &format!("{base}/ibnetdiscover-l.txt"))).unwrap_err();
-    assert_eq!(e.line, 1);
+    assert_eq!(e.line, Some(1));
     assert!(e.message.contains("ibnetdiscover -l"), "{e}");
     for list in ["ibswitches.txt", "ibhosts.txt"] {
         let e = parse_bytes(&read(&dir, &format!("{base}/{list}"))).unwrap_err();
-        assert_eq!(e.line, 1, "{list}");
+        assert_eq!(e.line, Some(1), "{list}");
         assert!(e.message.contains("node list"), "{list}: {e}");
     }
 }
@@ -435,7 +436,7 @@ fn every_topology_sample() {
             }
             Err(e) => {
                 assert!(!expect_ok, "{}: {e}", path.display());
-                assert!(e.line >= 1, "{}: {e}", path.display());
+                assert!(e.line.is_some(), "{}: {e}", path.display());
                 rejected += 1;
             }
         }
@@ -958,7 +959,7 @@ fn parse_everything(bytes: &[u8]) {
     if let Ok((t, _)) = parse_topology(bytes) {
         check_invariants(&t);
     }
-    type Parser = fn(&[u8]) -> Result<IbTopology, ParseError>;
+    type Parser = fn(&[u8]) -> Result<IbTopology, LocatedError>;
     let parsers: [Parser; 4] = [
         |b| parse_ibnetdiscover(b),
         |b| parse_lst(b),
@@ -1089,7 +1090,7 @@ proptest! {
         match result {
             Ok(_) => prop_assert!(false, "cut at byte {cut} (line {line}) parsed"),
             Err(e) => prop_assert_eq!(
-                e.line, line, "cut {:?}: {}",
+                e.line, Some(line), "cut {:?}: {}",
                 String::from_utf8_lossy(&text[start..cut]), e.message
             ),
         }

@@ -22,6 +22,7 @@
 
 use super::dot::{Comment, SymbolTable};
 use super::{EdgeComments, Fabric, LoadedFabric, NONE};
+use crate::error::LocatedError;
 use crate::routing::{comments_match_table, ForwardingTable, PortRows, RouteSummary, NO_PORT};
 use crc32fast::Hasher;
 use rayon::prelude::*;
@@ -136,80 +137,9 @@ pub fn write_cache(out: &mut dyn Write, loaded: &LoadedFabric) -> io::Result<()>
     };
     o.raw(MAGIC)?;
     o.raw(&VERSION.to_le_bytes())?;
-    o.opt_str(f.graph_id.as_deref())?;
-    o.attrs(std::slice::from_ref(&f.graph_attrs))?;
-    o.strs(f.node_names.iter().map(String::as_str))?;
-    o.u32s(&f.node_lines)?;
-    o.attrs(&f.node_attrs)?;
-    o.u32s(&f.hosts)?;
-    o.u32s(&f.out_start)?;
-    o.u32s(&f.edge_tail)?;
-    o.u32s(&f.edge_head)?;
-    o.u32s(&f.edge_lines)?;
-    o.len(f.edge_keys.len())?;
-    for k in &f.edge_keys {
-        o.opt_str(k.as_deref())?;
-    }
-    o.attrs(&f.edge_attrs)?;
-
-    // Comments: 0 = the table's own (derived when needed), 1 = stored: kind per edge
-    // (0 absent, 1 all, 2 tokens) with token ranges, then tokens, then names.
-    let derived =
-        f.edge_comments.kinds.len() != f.num_edges() || comments_match_table(f, &loaded.table);
-    if derived {
-        o.u8(0)?;
-    } else {
-        o.u8(1)?;
-        let c = &f.edge_comments;
-        let mut kinds = Vec::with_capacity(c.kinds.len() * 3);
-        for k in &c.kinds {
-            let (tag, a, b) = match *k {
-                Comment::Absent => (0, 0, 0),
-                Comment::All => (1, 0, 0),
-                Comment::Tokens { start, end } => (2, start, end),
-            };
-            kinds.extend_from_slice(&[tag, a, b]);
-        }
-        o.u32s(&kinds)?;
-        o.u32s(&c.tokens)?;
-        o.strs((0..c.symbols.len() as u32).map(|i| c.symbols.name(i)))?;
-    }
-
-    // Table: hosts per row, row index and uniform edge per node, entry width (1 or 2
-    // bytes), then the entries.
-    let (num_hosts, rows, uniform, ports) = loaded.table.raw_parts();
-    o.len(num_hosts)?;
-    o.u32s(rows)?;
-    o.u32s(uniform)?;
-    // A table that was not compacted is stored narrow all the same when it fits.
-    let narrowed = match ports {
-        PortRows::Wide(wide) if wide.par_iter().all(|&p| p == NO_PORT || p < u8::MAX as u16) => {
-            Some(PortRows::Narrow(
-                wide.par_iter()
-                    .map(|&p| if p == NO_PORT { u8::MAX } else { p as u8 })
-                    .collect(),
-            ))
-        }
-        _ => None,
-    };
-    match narrowed.as_ref().unwrap_or(ports) {
-        PortRows::Narrow(bytes) => {
-            o.u8(1)?;
-            o.len(bytes.len())?;
-            o.raw(bytes)?;
-        }
-        PortRows::Wide(ports) => {
-            o.u8(2)?;
-            o.len(ports.len())?;
-            if cfg!(target_endian = "little") {
-                o.raw(bytemuck::cast_slice(ports))?;
-            } else {
-                let bytes: Vec<u8> = ports.iter().flat_map(|p| p.to_le_bytes()).collect();
-                o.raw(&bytes)?;
-            }
-        }
-    }
-
+    o.fabric(f)?;
+    o.comments(f, &loaded.table)?;
+    o.table(&loaded.table)?;
     // Route summary: 0 = none, 1 = a check of every host pair of this table.
     match loaded
         .routes
@@ -230,6 +160,90 @@ pub fn write_cache(out: &mut dyn Write, loaded: &LoadedFabric) -> io::Result<()>
     o.w.flush()
 }
 
+impl Out<'_> {
+    /// The topology sections: names, nodes, hosts, CSR edges, keys and attributes.
+    fn fabric(&mut self, f: &Fabric) -> io::Result<()> {
+        self.opt_str(f.graph_id.as_deref())?;
+        self.attrs(std::slice::from_ref(&f.graph_attrs))?;
+        self.strs(f.node_names.iter().map(String::as_str))?;
+        self.u32s(&f.node_lines)?;
+        self.attrs(&f.node_attrs)?;
+        self.u32s(&f.hosts)?;
+        self.u32s(&f.out_start)?;
+        self.u32s(&f.edge_tail)?;
+        self.u32s(&f.edge_head)?;
+        self.u32s(&f.edge_lines)?;
+        self.len(f.edge_keys.len())?;
+        for k in &f.edge_keys {
+            self.opt_str(k.as_deref())?;
+        }
+        self.attrs(&f.edge_attrs)
+    }
+
+    /// Comments: 0 = the table's own (derived when needed), 1 = stored: kind per edge
+    /// (0 absent, 1 all, 2 tokens) with token ranges, then tokens, then names.
+    fn comments(&mut self, f: &Fabric, table: &ForwardingTable) -> io::Result<()> {
+        let derived =
+            f.edge_comments.kinds.len() != f.num_edges() || comments_match_table(f, table);
+        if derived {
+            return self.u8(0);
+        }
+        self.u8(1)?;
+        let c = &f.edge_comments;
+        let mut kinds = Vec::with_capacity(c.kinds.len() * 3);
+        for k in &c.kinds {
+            let (tag, a, b) = match *k {
+                Comment::Absent => (0, 0, 0),
+                Comment::All => (1, 0, 0),
+                Comment::Tokens { start, end } => (2, start, end),
+            };
+            kinds.extend_from_slice(&[tag, a, b]);
+        }
+        self.u32s(&kinds)?;
+        self.u32s(&c.tokens)?;
+        self.strs((0..c.symbols.len() as u32).map(|i| c.symbols.name(i)))
+    }
+
+    /// Table: hosts per row, row index and uniform edge per node, entry width (1 or 2
+    /// bytes), then the entries.
+    fn table(&mut self, table: &ForwardingTable) -> io::Result<()> {
+        let (num_hosts, rows, uniform, ports) = table.raw_parts();
+        self.len(num_hosts)?;
+        self.u32s(rows)?;
+        self.u32s(uniform)?;
+        // A table that was not compacted is stored narrow all the same when it fits.
+        let narrowed = match ports {
+            PortRows::Wide(wide)
+                if wide.par_iter().all(|&p| p == NO_PORT || p < u8::MAX as u16) =>
+            {
+                Some(PortRows::Narrow(
+                    wide.par_iter()
+                        .map(|&p| if p == NO_PORT { u8::MAX } else { p as u8 })
+                        .collect(),
+                ))
+            }
+            _ => None,
+        };
+        match narrowed.as_ref().unwrap_or(ports) {
+            PortRows::Narrow(bytes) => {
+                self.u8(1)?;
+                self.len(bytes.len())?;
+                self.raw(bytes)
+            }
+            PortRows::Wide(ports) => {
+                self.u8(2)?;
+                self.len(ports.len())?;
+                if cfg!(target_endian = "little") {
+                    self.raw(bytemuck::cast_slice(ports))
+                } else {
+                    let bytes: Vec<u8> = ports.iter().flat_map(|p| p.to_le_bytes()).collect();
+                    self.raw(&bytes)
+                }
+            }
+        }
+    }
+}
+
 /// The reading side: a stream with a running checksum and a byte position for errors.
 /// Lengths are not trusted for allocation: small sections grow as bytes arrive, and the
 /// table's size is bounded by the node and host counts read before it.
@@ -239,16 +253,24 @@ struct In<'a> {
     pos: u64,
 }
 
+/// A damaged or foreign cache: what is wrong (byte offsets are part of the message); the
+/// caller names the file.
+fn damaged(message: impl Into<String>) -> LocatedError {
+    LocatedError::new("", message)
+}
+
 impl In<'_> {
     /// Fills `buf` from the stream, adding it to the checksum.
-    fn fill(&mut self, buf: &mut [u8]) -> Result<(), String> {
-        self.r.read_exact(buf).map_err(|e| match e.kind() {
-            io::ErrorKind::UnexpectedEof => format!(
-                "truncated: the section at byte {} needs {} bytes",
-                self.pos,
-                buf.len()
-            ),
-            _ => format!("cannot read: {e}"),
+    fn fill(&mut self, buf: &mut [u8]) -> Result<(), LocatedError> {
+        self.r.read_exact(buf).map_err(|e| {
+            damaged(match e.kind() {
+                io::ErrorKind::UnexpectedEof => format!(
+                    "truncated: the section at byte {} needs {} bytes",
+                    self.pos,
+                    buf.len()
+                ),
+                _ => format!("cannot read: {e}"),
+            })
         })?;
         if buf.len() > PIECE {
             self.crc.combine(&crc_of(buf));
@@ -259,7 +281,7 @@ impl In<'_> {
         Ok(())
     }
     /// `n` bytes, allocated as they arrive (a damaged length cannot exhaust memory).
-    fn bytes(&mut self, n: u64) -> Result<Vec<u8>, String> {
+    fn bytes(&mut self, n: u64) -> Result<Vec<u8>, LocatedError> {
         let mut buf = Vec::new();
         let mut left = n;
         while left > 0 {
@@ -274,32 +296,32 @@ impl In<'_> {
 
     /// `n` bytes of the forwarding table, whose size the caller has bounded: allocated
     /// at once, faulted in by all threads, and read with one call.
-    fn table_bytes(&mut self, n: u64) -> Result<Vec<u8>, String> {
+    fn table_bytes(&mut self, n: u64) -> Result<Vec<u8>, LocatedError> {
         let mut buf = zeroed::<u8>(n)?;
         prefault(&mut buf);
         self.fill(&mut buf)?;
         Ok(buf)
     }
-    fn array<const N: usize>(&mut self) -> Result<[u8; N], String> {
+    fn array<const N: usize>(&mut self) -> Result<[u8; N], LocatedError> {
         let mut b = [0; N];
         self.fill(&mut b)?;
         Ok(b)
     }
-    fn u8(&mut self) -> Result<u8, String> {
+    fn u8(&mut self) -> Result<u8, LocatedError> {
         Ok(self.array::<1>()?[0])
     }
-    fn u64(&mut self) -> Result<u64, String> {
+    fn u64(&mut self) -> Result<u64, LocatedError> {
         Ok(u64::from_le_bytes(self.array()?))
     }
-    fn len(&mut self) -> Result<usize, String> {
+    fn len(&mut self) -> Result<usize, LocatedError> {
         let at = self.pos;
         let n = self.u64()?;
         usize::try_from(n)
             .ok()
             .filter(|&n| n < 1 << 48)
-            .ok_or_else(|| format!("length {n} at byte {at} is not plausible"))
+            .ok_or_else(|| damaged(format!("length {n} at byte {at} is not plausible")))
     }
-    fn u32s(&mut self) -> Result<Vec<u32>, String> {
+    fn u32s(&mut self) -> Result<Vec<u32>, LocatedError> {
         let n = self.len()?;
         let bytes = self.bytes(n as u64 * 4)?;
         Ok(bytes
@@ -307,7 +329,7 @@ impl In<'_> {
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect())
     }
-    fn u64s(&mut self) -> Result<Vec<u64>, String> {
+    fn u64s(&mut self) -> Result<Vec<u64>, LocatedError> {
         let n = self.len()?;
         let bytes = self.bytes(n as u64 * 8)?;
         Ok(bytes
@@ -315,23 +337,24 @@ impl In<'_> {
             .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
             .collect())
     }
-    fn str(&mut self) -> Result<String, String> {
+    fn str(&mut self) -> Result<String, LocatedError> {
         let n = self.len()?;
         let at = self.pos;
         let b = self.bytes(n as u64)?;
-        String::from_utf8(b).map_err(|_| format!("invalid UTF-8 in the string at byte {at}"))
+        String::from_utf8(b)
+            .map_err(|_| damaged(format!("invalid UTF-8 in the string at byte {at}")))
     }
-    fn opt_str(&mut self) -> Result<Option<String>, String> {
+    fn opt_str(&mut self) -> Result<Option<String>, LocatedError> {
         match self.u8()? {
             0 => Ok(None),
             1 => self.str().map(Some),
-            t => Err(format!("bad option tag {t} at byte {}", self.pos - 1)),
+            t => Err(self.bad_tag("option", t)),
         }
     }
     fn list<T>(
         &mut self,
-        mut item: impl FnMut(&mut Self) -> Result<T, String>,
-    ) -> Result<Vec<T>, String> {
+        mut item: impl FnMut(&mut Self) -> Result<T, LocatedError>,
+    ) -> Result<Vec<T>, LocatedError> {
         let n = self.len()?;
         let mut v = Vec::with_capacity(n.min(1 << 16));
         for _ in 0..n {
@@ -339,23 +362,27 @@ impl In<'_> {
         }
         Ok(v)
     }
-    fn attrs(&mut self) -> Result<Vec<Vec<(String, String)>>, String> {
+    fn attrs(&mut self) -> Result<Vec<Vec<(String, String)>>, LocatedError> {
         self.list(|r| r.list(|r| Ok((r.str()?, r.str()?))))
+    }
+    /// An unknown tag `t` of a `what` section, just read.
+    fn bad_tag(&self, what: &str, t: u8) -> LocatedError {
+        damaged(format!("bad {what} tag {t} at byte {}", self.pos - 1))
     }
 }
 
 /// A zero-filled vector of `n` items, or an error when that much memory cannot be had
 /// (instead of aborting the process on a damaged or oversized file).
-fn zeroed<T: Clone + Default>(n: u64) -> Result<Vec<T>, String> {
-    let n = usize::try_from(n).map_err(|_| format!("{n} items cannot be addressed"))?;
+fn zeroed<T: Clone + Default>(n: u64) -> Result<Vec<T>, LocatedError> {
+    let n = usize::try_from(n).map_err(|_| damaged(format!("{n} items cannot be addressed")))?;
     // Reserving first turns an impossible size into an error; the zeroed allocation
     // afterwards is lazy (untouched pages cost nothing).
     let mut probe: Vec<T> = Vec::new();
     probe.try_reserve_exact(n).map_err(|_| {
-        format!(
+        damaged(format!(
             "cannot allocate {} bytes",
             n.saturating_mul(std::mem::size_of::<T>())
-        )
+        ))
     })?;
     drop(probe);
     Ok(vec![T::default(); n])
@@ -375,10 +402,23 @@ fn prefault(buf: &mut [u8]) {
     });
 }
 
+/// The comments section as stored: kind triples, tokens and symbol names.
+type StoredComments = (Vec<u32>, Vec<u32>, Vec<String>);
+
+/// The forwarding table as stored: hosts per row, row index and uniform edge per node,
+/// and the entries.
+struct StoredTable {
+    num_hosts: usize,
+    row_of_node: Vec<u32>,
+    uniform_edge: Vec<u32>,
+    ports: PortRows,
+}
+
 /// Reads a cache file written by [`write_cache`]. Every size, index and the checksum
-/// are checked; errors say what is wrong (the caller adds the file name). O(file size),
-/// with the table read in one call and widened, checksummed and validated in parallel.
-pub fn read_cache(reader: &mut dyn Read) -> Result<LoadedFabric, String> {
+/// are checked; errors say what is wrong, as a [`LocatedError`] without a file name (the
+/// caller names the file). O(file size), with the table read in one call and widened,
+/// checksummed and validated in parallel.
+pub fn read_cache(reader: &mut dyn Read) -> Result<LoadedFabric, LocatedError> {
     // Small sections are read a few bytes at a time: buffer them (large reads pass
     // straight through the buffer).
     let mut buffered = io::BufReader::with_capacity(1 << 16, reader);
@@ -387,204 +427,249 @@ pub fn read_cache(reader: &mut dyn Read) -> Result<LoadedFabric, String> {
         crc: Hasher::new(),
         pos: 0,
     };
-    let magic: [u8; 8] = r
-        .array()
-        .map_err(|_| "not an orcs fabric cache (no ORCSFAB header)".to_string())?;
-    if !is_cache(&magic) {
-        return Err("not an orcs fabric cache (no ORCSFAB header)".into());
-    }
-    let version = u32::from_le_bytes(r.array()?);
-    if version != VERSION {
-        return Err(format!(
-            "cache format version {version}, but this orcs reads version {VERSION}; convert the fabric again"
-        ));
-    }
-    let graph_id = r.opt_str()?;
-    let graph_attrs = r.attrs()?.into_iter().next().unwrap_or_default();
-    let node_names = r.list(In::str)?;
-    let nodes = node_names.len();
-    let node_lines = r.u32s()?;
-    let node_attrs = r.attrs()?;
-    let hosts = r.u32s()?;
-    let out_start = r.u32s()?;
-    let edge_tail = r.u32s()?;
-    let edge_head = r.u32s()?;
-    let edges = edge_head.len();
-    let edge_lines = r.u32s()?;
-    let edge_keys = r.list(In::opt_str)?;
-    let edge_attrs = r.attrs()?;
+    r.header()?;
+    let mut fabric = r.fabric()?;
     let stored_comments = match r.u8()? {
         0 => None,
         1 => Some((r.u32s()?, r.u32s()?, r.list(In::str)?)),
-        t => return Err(format!("bad comment tag {t} at byte {}", r.pos - 1)),
+        t => return Err(r.bad_tag("comment", t)),
     };
-    let num_hosts = r.len()?;
-    let row_of_node = r.u32s()?;
-    let uniform_edge = r.u32s()?;
-    let width = r.u8()?;
-    let at = r.pos;
-    let entries = r.len()?;
-    // A valid table has at most one row per node: bound the allocation by that.
-    if num_hosts != hosts.len()
-        || entries % num_hosts.max(1) != 0
-        || entries / num_hosts.max(1) > nodes
-    {
-        return Err(format!(
-            "the forwarding table at byte {at} ({entries} entries) does not fit {} hosts and {nodes} nodes",
-            hosts.len()
-        ));
-    }
-    let ports = match width {
-        1 => PortRows::Narrow(r.table_bytes(entries as u64)?),
-        2 => {
-            let mut ports = zeroed::<u16>(entries as u64)?;
-            prefault(bytemuck::cast_slice_mut(&mut ports));
-            r.fill(bytemuck::cast_slice_mut(&mut ports))?;
-            if cfg!(target_endian = "big") {
-                ports.par_iter_mut().for_each(|p| *p = u16::from_le(*p));
-            }
-            PortRows::Wide(ports)
-        }
-        w => return Err(format!("bad table entry width {w} at byte {}", at - 1)),
-    };
-    let routes = match r.u8()? {
-        0 => None,
-        1 => {
-            let num_hosts = r.len()?;
-            let pairs_checked = r.u64()?;
-            let broken = r.u64()?;
-            let path_lengths = r.u64s()?;
-            Some(RouteSummary {
-                num_hosts,
-                pairs_checked,
-                broken,
-                path_lengths,
-            })
-        }
-        t => return Err(format!("bad route summary tag {t} at byte {}", r.pos - 1)),
-    };
-    let computed = r.crc.clone().finalize();
-    let mut stored = [0u8; 4];
-    r.r.read_exact(&mut stored)
-        .map_err(|_| format!("truncated: the checksum at byte {} is missing", r.pos))?;
-    if u32::from_le_bytes(stored) != computed {
-        return Err(format!(
-            "checksum mismatch (stored {:08x}, computed {computed:08x}): the file is damaged",
-            u32::from_le_bytes(stored)
-        ));
-    }
-    let mut extra = [0u8; 1];
-    if r.r
-        .read(&mut extra)
-        .map_err(|e| format!("cannot read: {e}"))?
-        != 0
-    {
-        return Err(format!(
-            "unexpected bytes after the checksum at byte {}",
-            r.pos + 4
-        ));
-    }
+    let stored = r.table(&fabric)?;
+    let routes = r.routes()?;
+    r.trailer()?;
 
     // Structural checks: everything the engine indexes must be in range.
-    let sizes_ok = node_lines.len() == nodes
-        && node_attrs.len() == nodes
-        && out_start.len() == nodes + 1
-        && edge_tail.len() == edges
-        && edge_lines.len() == edges
-        && edge_keys.len() == edges
-        && edge_attrs.len() == edges;
-    if !sizes_ok {
-        return Err("section sizes do not agree".into());
+    fabric.host_of_node = check_structure(&fabric)?;
+    if let Some(stored) = stored_comments {
+        fabric.edge_comments = comments(stored, fabric.num_edges())?;
     }
-    if out_start[0] != 0
-        || out_start.windows(2).any(|w| w[0] > w[1])
-        || out_start[nodes] as usize != edges
-    {
-        return Err("edge offsets are not a valid CSR index".into());
-    }
-    for v in 0..nodes {
-        for e in out_start[v]..out_start[v + 1] {
-            if edge_tail[e as usize] as usize != v || edge_head[e as usize] as usize >= nodes {
-                return Err(format!("edge {e} does not match its node"));
-            }
-        }
-    }
-    let mut host_of_node = vec![NONE; nodes];
-    for (h, &v) in hosts.iter().enumerate() {
-        match host_of_node.get_mut(v as usize) {
-            Some(slot) if *slot == NONE => *slot = h as u32,
-            _ => {
-                return Err(format!(
-                    "host {h} names node {v}, which is invalid or taken"
-                ))
-            }
-        }
-    }
-    let edge_comments = match stored_comments {
-        None => EdgeComments::default(),
-        Some((kinds_raw, tokens, symbol_names)) => {
-            if kinds_raw.len() != edges * 3 {
-                return Err("section sizes do not agree".into());
-            }
-            let mut symbols = SymbolTable::new();
-            for name in &symbol_names {
-                symbols.intern(name);
-            }
-            if symbols.len() != symbol_names.len() {
-                return Err("comment names repeat".into());
-            }
-            if tokens.iter().any(|&t| t as usize >= symbol_names.len()) {
-                return Err("a comment token names no symbol".into());
-            }
-            let kinds = kinds_raw
-                .chunks_exact(3)
-                .map(|k| match k[0] {
-                    0 => Ok(Comment::Absent),
-                    1 => Ok(Comment::All),
-                    2 if k[1] <= k[2] && k[2] as usize <= tokens.len() => Ok(Comment::Tokens {
-                        start: k[1],
-                        end: k[2],
-                    }),
-                    _ => Err("bad comment entry".to_string()),
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            EdgeComments {
-                kinds,
-                tokens,
-                symbols,
-            }
-        }
-    };
     if let Some(summary) = &routes {
-        let longest_possible = nodes.saturating_sub(1);
-        if summary.num_hosts != hosts.len() || summary.max_route_len() > longest_possible {
-            return Err("the stored route check does not fit the fabric".into());
+        let longest_possible = fabric.num_nodes().saturating_sub(1);
+        if summary.num_hosts != fabric.num_hosts() || summary.max_route_len() > longest_possible {
+            return Err(damaged("the stored route check does not fit the fabric"));
         }
     }
-
-    let fabric = Fabric {
-        graph_id,
-        graph_attrs,
-        node_names,
-        node_lines,
-        node_attrs,
-        hosts,
-        host_of_node,
-        out_start,
-        edge_tail,
-        edge_head,
-        edge_lines,
-        edge_keys,
-        edge_attrs,
-        edge_comments,
-    };
-    let table =
-        ForwardingTable::from_raw_parts(&fabric, num_hosts, row_of_node, uniform_edge, ports)?;
+    let table = ForwardingTable::from_raw_parts(
+        &fabric,
+        stored.num_hosts,
+        stored.row_of_node,
+        stored.uniform_edge,
+        stored.ports,
+    )
+    .map_err(|e| damaged(e.to_string()))?;
     Ok(LoadedFabric {
         fabric,
         table,
         warnings: Vec::new(),
         routes,
+    })
+}
+
+impl In<'_> {
+    /// The magic bytes and the format version.
+    fn header(&mut self) -> Result<(), LocatedError> {
+        const FOREIGN: &str = "not an orcs fabric cache (no ORCSFAB header)";
+        let magic: [u8; 8] = self.array().map_err(|_| damaged(FOREIGN))?;
+        if !is_cache(&magic) {
+            return Err(damaged(FOREIGN));
+        }
+        let version = u32::from_le_bytes(self.array()?);
+        if version != VERSION {
+            return Err(damaged(format!(
+                "cache format version {version}, but this orcs reads version {VERSION}; convert the fabric again"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The topology sections, as [`Out::fabric`] writes them (not yet checked; no host
+    /// index and no comments).
+    fn fabric(&mut self) -> Result<Fabric, LocatedError> {
+        Ok(Fabric {
+            graph_id: self.opt_str()?,
+            graph_attrs: self.attrs()?.into_iter().next().unwrap_or_default(),
+            node_names: self.list(In::str)?,
+            node_lines: self.u32s()?,
+            node_attrs: self.attrs()?,
+            hosts: self.u32s()?,
+            host_of_node: Vec::new(),
+            out_start: self.u32s()?,
+            edge_tail: self.u32s()?,
+            edge_head: self.u32s()?,
+            edge_lines: self.u32s()?,
+            edge_keys: self.list(In::opt_str)?,
+            edge_attrs: self.attrs()?,
+            edge_comments: EdgeComments::default(),
+        })
+    }
+
+    /// The forwarding table, its size bounded by `fabric`'s nodes and hosts before it is
+    /// allocated.
+    fn table(&mut self, fabric: &Fabric) -> Result<StoredTable, LocatedError> {
+        let num_hosts = self.len()?;
+        let row_of_node = self.u32s()?;
+        let uniform_edge = self.u32s()?;
+        let width = self.u8()?;
+        let at = self.pos;
+        let entries = self.len()?;
+        // A valid table has at most one row per node: bound the allocation by that.
+        let (hosts, nodes) = (fabric.num_hosts(), fabric.num_nodes());
+        if num_hosts != hosts
+            || entries % num_hosts.max(1) != 0
+            || entries / num_hosts.max(1) > nodes
+        {
+            return Err(damaged(format!(
+                "the forwarding table at byte {at} ({entries} entries) does not fit {hosts} hosts and {nodes} nodes"
+            )));
+        }
+        let ports = match width {
+            1 => PortRows::Narrow(self.table_bytes(entries as u64)?),
+            2 => {
+                let mut ports = zeroed::<u16>(entries as u64)?;
+                prefault(bytemuck::cast_slice_mut(&mut ports));
+                self.fill(bytemuck::cast_slice_mut(&mut ports))?;
+                if cfg!(target_endian = "big") {
+                    ports.par_iter_mut().for_each(|p| *p = u16::from_le(*p));
+                }
+                PortRows::Wide(ports)
+            }
+            w => {
+                return Err(damaged(format!(
+                    "bad table entry width {w} at byte {}",
+                    at - 1
+                )))
+            }
+        };
+        Ok(StoredTable {
+            num_hosts,
+            row_of_node,
+            uniform_edge,
+            ports,
+        })
+    }
+
+    /// The route summary: 0 = none, 1 = a check of every host pair of the table.
+    fn routes(&mut self) -> Result<Option<RouteSummary>, LocatedError> {
+        match self.u8()? {
+            0 => Ok(None),
+            1 => Ok(Some(RouteSummary {
+                num_hosts: self.len()?,
+                pairs_checked: self.u64()?,
+                broken: self.u64()?,
+                path_lengths: self.u64s()?,
+            })),
+            t => Err(self.bad_tag("route summary", t)),
+        }
+    }
+
+    /// The checksum of everything before it, and nothing after it.
+    fn trailer(&mut self) -> Result<(), LocatedError> {
+        let computed = self.crc.clone().finalize();
+        let mut stored = [0u8; 4];
+        self.r.read_exact(&mut stored).map_err(|_| {
+            damaged(format!(
+                "truncated: the checksum at byte {} is missing",
+                self.pos
+            ))
+        })?;
+        if u32::from_le_bytes(stored) != computed {
+            return Err(damaged(format!(
+                "checksum mismatch (stored {:08x}, computed {computed:08x}): the file is damaged",
+                u32::from_le_bytes(stored)
+            )));
+        }
+        let mut extra = [0u8; 1];
+        if self
+            .r
+            .read(&mut extra)
+            .map_err(|e| damaged(format!("cannot read: {e}")))?
+            != 0
+        {
+            return Err(damaged(format!(
+                "unexpected bytes after the checksum at byte {}",
+                self.pos + 4
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Checks that every array the engine indexes has its size and stays in range; returns
+/// node → host index.
+fn check_structure(f: &Fabric) -> Result<Vec<u32>, LocatedError> {
+    let (nodes, edges) = (f.node_names.len(), f.edge_head.len());
+    let sizes_ok = f.node_lines.len() == nodes
+        && f.node_attrs.len() == nodes
+        && f.out_start.len() == nodes + 1
+        && f.edge_tail.len() == edges
+        && f.edge_lines.len() == edges
+        && f.edge_keys.len() == edges
+        && f.edge_attrs.len() == edges;
+    if !sizes_ok {
+        return Err(damaged("section sizes do not agree"));
+    }
+    let out_start = &f.out_start;
+    if out_start[0] != 0
+        || out_start.windows(2).any(|w| w[0] > w[1])
+        || out_start[nodes] as usize != edges
+    {
+        return Err(damaged("edge offsets are not a valid CSR index"));
+    }
+    for v in 0..nodes {
+        for e in out_start[v]..out_start[v + 1] {
+            if f.edge_tail[e as usize] as usize != v || f.edge_head[e as usize] as usize >= nodes {
+                return Err(damaged(format!("edge {e} does not match its node")));
+            }
+        }
+    }
+    let mut host_of_node = vec![NONE; nodes];
+    for (h, &v) in f.hosts.iter().enumerate() {
+        match host_of_node.get_mut(v as usize) {
+            Some(slot) if *slot == NONE => *slot = h as u32,
+            _ => {
+                return Err(damaged(format!(
+                    "host {h} names node {v}, which is invalid or taken"
+                )))
+            }
+        }
+    }
+    Ok(host_of_node)
+}
+
+/// The stored comments of `edges` edges, checked.
+fn comments(
+    (kinds_raw, tokens, symbol_names): StoredComments,
+    edges: usize,
+) -> Result<EdgeComments, LocatedError> {
+    if kinds_raw.len() != edges * 3 {
+        return Err(damaged("section sizes do not agree"));
+    }
+    let mut symbols = SymbolTable::new();
+    for name in &symbol_names {
+        symbols.intern(name);
+    }
+    if symbols.len() != symbol_names.len() {
+        return Err(damaged("comment names repeat"));
+    }
+    if tokens.iter().any(|&t| t as usize >= symbol_names.len()) {
+        return Err(damaged("a comment token names no symbol"));
+    }
+    let kinds = kinds_raw
+        .chunks_exact(3)
+        .map(|k| match k[0] {
+            0 => Ok(Comment::Absent),
+            1 => Ok(Comment::All),
+            2 if k[1] <= k[2] && k[2] as usize <= tokens.len() => Ok(Comment::Tokens {
+                start: k[1],
+                end: k[2],
+            }),
+            _ => Err(damaged("bad comment entry")),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(EdgeComments {
+        kinds,
+        tokens,
+        symbols,
     })
 }
 
@@ -704,15 +789,15 @@ mod tests {
         let at = bytes.len() / 2;
         bytes[at] ^= 0x10;
         let err = read_cache(&mut bytes.as_slice()).err().unwrap();
-        assert!(err.contains("checksum mismatch"), "{err}");
+        assert!(err.message.contains("checksum mismatch"), "{err}");
         let (_, mut bytes) = cache_bytes();
         bytes.push(0);
         let err = read_cache(&mut bytes.as_slice()).err().unwrap();
-        assert!(err.contains("after the checksum"), "{err}");
+        assert!(err.message.contains("after the checksum"), "{err}");
         let (_, mut bytes) = cache_bytes();
         bytes.truncate(bytes.len() - 2);
         let err = read_cache(&mut bytes.as_slice()).err().unwrap();
-        assert!(err.contains("truncated"), "{err}");
+        assert!(err.message.contains("truncated"), "{err}");
     }
 
     #[test]
@@ -731,9 +816,9 @@ mod tests {
         let (_, mut bytes) = cache_bytes();
         bytes[8] = 9;
         let err = read_cache(&mut bytes.as_slice()).err().unwrap();
-        assert!(err.contains("version 9"), "{err}");
+        assert!(err.message.contains("version 9"), "{err}");
         let err = read_cache(&mut &b"digraph {}"[..]).err().unwrap();
-        assert!(err.contains("not an orcs fabric cache"), "{err}");
+        assert!(err.message.contains("not an orcs fabric cache"), "{err}");
     }
 
     proptest! {

@@ -1,8 +1,10 @@
 //! What `-i` names: a routed dot file, a binary fabric cache, or an InfiniBand topology
 //! dump combined with a forwarding-table dump (`--lft`). Formats are told apart by
-//! content, never by file name.
+//! content, never by file name. Every failure is a [`LocatedError`] naming the file at
+//! fault.
 
-use crate::fabric::{self, cache, load_routed_fabric_from, LoadError, LoadOptions, LoadedFabric};
+use crate::error::LocatedError;
+use crate::fabric::{self, cache, load_routed_fabric_from, LoadOptions, LoadedFabric};
 use crate::ib::convert::{convert, ConvertOptions, Sources};
 use crate::ib::guid2lid::parse_guid2lid;
 use crate::ib::lft::parse_lfts;
@@ -31,33 +33,24 @@ pub struct InputSpec {
     pub topology_only: bool,
 }
 
-fn error(path: &str, line: u32, message: impl Into<String>) -> LoadError {
-    LoadError {
-        path: path.to_string(),
-        line: (line > 0).then_some(line),
-        message: message.into(),
-    }
-}
-
 /// Loads the fabric `spec` names. O(input size), plus the conversion's
 /// O(switches × hosts) for dumps.
-pub fn load_input(spec: &InputSpec) -> Result<LoadedFabric, LoadError> {
+pub fn load_input(spec: &InputSpec) -> Result<LoadedFabric, LocatedError> {
     if let Some(lft) = &spec.lft {
         return load_dumps(spec, lft);
     }
     if spec.node_name_map.is_some() || spec.lmc_paths || spec.guid2lid.is_some() {
-        return Err(error(
+        return Err(LocatedError::new(
             &spec.path,
-            0,
             "--node-name-map, --guid2lid and --lmc-paths apply to InfiniBand dumps: give the forwarding tables with --lft",
         ));
     }
     let mut reader = fabric::read_input(&spec.path)?;
     let head = reader
         .fill_buf()
-        .map_err(|e| error(&spec.path, 0, format!("cannot read: {e}")))?;
+        .map_err(|e| LocatedError::new(&spec.path, format!("cannot read: {e}")))?;
     if cache::is_cache(head) {
-        return cache::read_cache(&mut reader).map_err(|m| error(&spec.path, 0, m));
+        return cache::read_cache(&mut reader).map_err(|e| e.in_file(&spec.path));
     }
     // The same reader: standard input cannot be opened twice.
     load_routed_fabric_from(
@@ -76,16 +69,15 @@ fn apply_guid2lid(
     topo: &mut IbTopology,
     lids: &[(u64, u32, u32)],
     path: &str,
-) -> Result<(), LoadError> {
+) -> Result<(), LocatedError> {
     let by_guid: std::collections::HashMap<u64, (u32, u32)> =
         lids.iter().map(|&(g, lo, hi)| (g, (lo, hi))).collect();
     for p in &mut topo.port_lids {
         let guid = p.guid.unwrap_or(0);
         let Some(&(lo, hi)) = by_guid.get(&guid) else {
             let node = topo.nodes[p.node as usize].guid;
-            return Err(error(
+            return Err(LocatedError::new(
                 path,
-                0,
                 format!(
                     "no LIDs for port {} of node {node:#018x} (port GUID {guid:#018x}); is this guid2lid from the same fabric?",
                     p.port
@@ -94,9 +86,8 @@ fn apply_guid2lid(
         };
         let count = hi - lo + 1;
         if !count.is_power_of_two() {
-            return Err(error(
+            return Err(LocatedError::new(
                 path,
-                0,
                 format!("port GUID {guid:#018x} has {count} LIDs ({lo}..{hi}), not a power of two"),
             ));
         }
@@ -107,30 +98,25 @@ fn apply_guid2lid(
 }
 
 /// Topology dump + LFT dump → routed fabric.
-fn load_dumps(spec: &InputSpec, lft_path: &str) -> Result<LoadedFabric, LoadError> {
-    let (mut topo, format) = parse_topology(fabric::read_input(&spec.path)?)
-        .map_err(|e| error(&spec.path, e.line, e.message))?;
+fn load_dumps(spec: &InputSpec, lft_path: &str) -> Result<LoadedFabric, LocatedError> {
+    let (mut topo, format) =
+        parse_topology(fabric::read_input(&spec.path)?).map_err(|e| e.in_file(&spec.path))?;
     match &spec.guid2lid {
         Some(path) => {
-            let lids = parse_guid2lid(fabric::read_input(path)?)
-                .map_err(|e| error(path, e.line, e.message))?;
+            let lids = parse_guid2lid(fabric::read_input(path)?).map_err(|e| e.in_file(path))?;
             apply_guid2lid(&mut topo, &lids, path)?;
         }
         None if format == TopologyFormat::IbsimNet => {
-            return Err(error(
+            return Err(LocatedError::new(
                 &spec.path,
-                0,
                 "an ibsim net file has no LIDs; give OpenSM's guid2lid file of the same run with --guid2lid",
             ))
         }
         None => {}
     }
-    let lfts = parse_lfts(fabric::read_input(lft_path)?)
-        .map_err(|e| error(lft_path, e.line, e.message))?;
+    let lfts = parse_lfts(fabric::read_input(lft_path)?).map_err(|e| e.in_file(lft_path))?;
     let names = match &spec.node_name_map {
-        Some(p) => Some(
-            parse_node_name_map(fabric::read_input(p)?).map_err(|e| error(p, e.line, e.message))?,
-        ),
+        Some(p) => Some(parse_node_name_map(fabric::read_input(p)?).map_err(|e| e.in_file(p))?),
         None => None,
     };
     let options = ConvertOptions {
@@ -142,9 +128,5 @@ fn load_dumps(spec: &InputSpec, lft_path: &str) -> Result<LoadedFabric, LoadErro
         topology: &spec.path,
         lft: lft_path,
     };
-    convert(&topo, &lfts, &options, sources).map_err(|e| LoadError {
-        path: String::new(),
-        line: None,
-        message: e.to_string(),
-    })
+    Ok(convert(&topo, &lfts, &options, sources)?)
 }

@@ -1,47 +1,15 @@
-//! Loading a routed dot file into a [`Fabric`] and its [`ForwardingTable`].
+//! Loading a routed dot file into a [`Fabric`] and its [`ForwardingTable`]: opening an
+//! input (plain or gzip), and compiling a parsed dot graph into dense ids and forwarding
+//! tables.
 
 use super::dot::{parse_dot, Comment, DotGraph};
 use super::{is_host_name, Fabric, NONE};
+use crate::error::LocatedError;
 use crate::routing::{comments_from_table, ForwardingTable, RouteSummary, NO_PORT};
 use flate2::read::MultiGzDecoder;
-use std::fmt;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
-
-/// A load failure, naming the file and, where it applies, the line (an empty `path`
-/// means the message names its files itself).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoadError {
-    /// The input as the user named it (`-` for standard input).
-    pub path: String,
-    /// 1-based line, when the problem has one.
-    pub line: Option<u32>,
-    /// What is wrong and what was expected.
-    pub message: String,
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (self.path.as_str(), self.line) {
-            ("", _) => write!(f, "{}", self.message),
-            (path, Some(line)) => write!(f, "{path}:{line}: {}", self.message),
-            (path, None) => write!(f, "{path}: {}", self.message),
-        }
-    }
-}
-
-impl std::error::Error for LoadError {}
-
-impl LoadError {
-    fn at(path: &str, line: u32, message: String) -> Self {
-        LoadError {
-            path: path.to_string(),
-            line: (line > 0).then_some(line),
-            message,
-        }
-    }
-}
 
 /// How to interpret a routed dot file.
 #[derive(Debug, Clone, Copy, Default)]
@@ -94,12 +62,8 @@ impl LoadedFabric {
 
 /// Opens `path` (`-` = standard input) as a buffered reader, decompressing gzip when the
 /// content starts with the gzip magic bytes, whatever the file is called.
-pub fn read_input(path: &str) -> Result<Box<dyn BufRead + Send>, LoadError> {
-    let io_err = |e: io::Error| LoadError {
-        path: path.to_string(),
-        line: None,
-        message: format!("cannot read: {e}"),
-    };
+pub fn read_input(path: &str) -> Result<Box<dyn BufRead + Send>, LocatedError> {
+    let io_err = |e: io::Error| LocatedError::new(path, format!("cannot read: {e}"));
     let raw: Box<dyn Read + Send> = if path == "-" {
         Box::new(io::stdin())
     } else {
@@ -121,7 +85,7 @@ pub fn read_input(path: &str) -> Result<Box<dyn BufRead + Send>, LoadError> {
 }
 
 /// Reads and compiles a routed dot file (plain or gzip). See [`compile_dot`].
-pub fn load_routed_fabric(path: &str, options: LoadOptions) -> Result<LoadedFabric, LoadError> {
+pub fn load_routed_fabric(path: &str, options: LoadOptions) -> Result<LoadedFabric, LocatedError> {
     load_routed_fabric_from(read_input(path)?, path, options)
 }
 
@@ -130,8 +94,8 @@ pub fn load_routed_fabric_from(
     reader: impl BufRead,
     path: &str,
     options: LoadOptions,
-) -> Result<LoadedFabric, LoadError> {
-    let graph = parse_dot(reader).map_err(|e| LoadError::at(path, e.line, e.message))?;
+) -> Result<LoadedFabric, LocatedError> {
+    let graph = parse_dot(reader).map_err(|e| e.in_file(path))?;
     compile_dot(graph, path, options)
 }
 
@@ -148,7 +112,52 @@ pub fn compile_dot(
     graph: DotGraph,
     path: &str,
     options: LoadOptions,
-) -> Result<LoadedFabric, LoadError> {
+) -> Result<LoadedFabric, LocatedError> {
+    let (mut fabric, host_of_symbol) = dense_nodes(&graph);
+    let order = add_edges(&graph, &mut fabric);
+    if !graph.comment_declared && !options.topology_only {
+        return Err(LocatedError::new(
+            path,
+            "no edge has a `comment` attribute, so the file carries no routing \
+             (expected edges like `S1 -> H2 [comment=\"H2, H3\"]`)",
+        ));
+    }
+    if let Some(&host_node) = fabric
+        .hosts
+        .iter()
+        .find(|&&v| fabric.out_start[v as usize] == fabric.out_start[v as usize + 1])
+    {
+        return Err(LocatedError::at_line(
+            path,
+            fabric.node_lines[host_node as usize],
+            format!(
+                "host {} has no uplink (no edge leaves it)",
+                fabric.node_names[host_node as usize]
+            ),
+        ));
+    }
+    let routes = Routes {
+        graph: &graph,
+        fabric: &fabric,
+        order: &order,
+        host_of_symbol: &host_of_symbol,
+        path,
+        orcs_compat: options.orcs_compat,
+    };
+    let mut notes = RouteNotes::default();
+    let table = routes.table(&mut notes)?;
+    let warnings = notes.warnings(path);
+    fabric.edge_comments.tokens = graph.comment_tokens;
+    fabric.edge_comments.symbols = graph.symbols;
+    Ok(LoadedFabric {
+        warnings,
+        ..LoadedFabric::new(fabric, table)
+    })
+}
+
+/// The fabric's nodes in graph order, hosts (names starting with `H`) numbered in that
+/// order, without edges; and symbol → host index (or [`NONE`]) for comment tokens.
+fn dense_nodes(graph: &DotGraph) -> (Fabric, Vec<u32>) {
     let num_nodes = graph.nodes.len();
     let mut fabric = Fabric {
         graph_id: graph.id.clone(),
@@ -159,7 +168,6 @@ pub fn compile_dot(
         host_of_node: vec![NONE; num_nodes],
         ..Fabric::default()
     };
-    // Symbol → host index, for resolving comment tokens.
     let mut host_of_symbol = vec![NONE; graph.symbols.len()];
     for (v, node) in graph.nodes.iter().enumerate() {
         let name = graph.symbols.name(node.symbol);
@@ -173,8 +181,13 @@ pub fn compile_dot(
         fabric.node_lines.push(node.line);
         fabric.node_attrs.push(node.attrs.clone());
     }
+    (fabric, host_of_symbol)
+}
 
-    // ORCS edge order: by tail, then head (node order), then creation order.
+/// Adds the graph's edges in ORCS order (by tail, then head in node order, then creation
+/// order) as a CSR index; returns each edge id's index in `graph.edges`.
+fn add_edges(graph: &DotGraph, fabric: &mut Fabric) -> Vec<u32> {
+    let num_nodes = graph.nodes.len();
     let mut order: Vec<u32> = (0..graph.edges.len() as u32).collect();
     order.sort_by_key(|&i| {
         let e = &graph.edges[i as usize];
@@ -197,66 +210,95 @@ pub fn compile_dot(
     for v in 0..num_nodes {
         fabric.out_start[v + 1] += fabric.out_start[v];
     }
+    order
+}
 
-    if !graph.comment_declared && !options.topology_only {
-        return Err(LoadError::at(
-            path,
-            0,
-            "no edge has a `comment` attribute, so the file carries no routing \
-             (expected edges like `S1 -> H2 [comment=\"H2, H3\"]`)"
-                .to_string(),
-        ));
-    }
-    if let Some(&host_node) = fabric
-        .hosts
-        .iter()
-        .find(|&&v| fabric.out_start[v as usize] == fabric.out_start[v as usize + 1])
-    {
-        return Err(LoadError::at(
-            path,
-            fabric.node_lines[host_node as usize],
-            format!(
-                "host {} has no uplink (no edge leaves it)",
-                fabric.node_names[host_node as usize]
-            ),
-        ));
+/// What the forwarding table is read from: the edges' comments.
+struct Routes<'a> {
+    graph: &'a DotGraph,
+    fabric: &'a Fabric,
+    /// Edge id → index in `graph.edges`.
+    order: &'a [u32],
+    /// Symbol → host index, or [`NONE`].
+    host_of_symbol: &'a [u32],
+    path: &'a str,
+    orcs_compat: bool,
+}
+
+/// What reading the comments noted besides the table.
+#[derive(Default)]
+struct RouteNotes {
+    unknown: UnknownTokens,
+    /// (node, destination) pairs claimed by several out-edges (`orcs_compat`).
+    ambiguous: u64,
+}
+
+impl Routes<'_> {
+    /// The comment of edge `e`.
+    fn comment_of(&self, e: u32) -> Comment {
+        self.graph.edges[self.order[e as usize] as usize].comment
     }
 
-    let mut table = ForwardingTable::new(&fabric);
-    let mut unknown = UnknownTokens::default();
-    let mut ambiguous = 0u64;
-    let num_hosts = fabric.num_hosts();
-    for v in 0..num_nodes as u32 {
-        let edges = fabric.out_edges(v);
-        let comment_of = |e: u32| graph.edges[order[e as usize] as usize].comment;
-        let tokens_of = |e: u32| graph.comment_tokens(&graph.edges[order[e as usize] as usize]);
-        // Uniform when one `*` edge and no other edge names a host.
-        let stars: Vec<u32> = edges
-            .clone()
-            .filter(|&e| comment_of(e) == Comment::All)
-            .collect();
-        let names_host = |e: u32| {
-            tokens_of(e)
-                .iter()
-                .any(|&s| host_of_symbol[s as usize] != NONE)
-        };
-        let listing: Vec<u32> = edges.clone().filter(|&e| names_host(e)).collect();
-        if listing.is_empty() && stars.len() <= 1 {
-            if let Some(&e) = stars.first() {
-                table.set_uniform(v, e);
+    /// The comment tokens (symbols) of edge `e`.
+    fn tokens_of(&self, e: u32) -> &[u32] {
+        self.graph
+            .comment_tokens(&self.graph.edges[self.order[e as usize] as usize])
+    }
+
+    /// Every node's row.
+    fn table(&self, notes: &mut RouteNotes) -> Result<ForwardingTable, LocatedError> {
+        let mut table = ForwardingTable::new(self.fabric);
+        for v in 0..self.fabric.num_nodes() as u32 {
+            if !self.uniform(&mut table, v, notes) {
+                self.row(&mut table, v, notes)?;
             }
-            for e in edges {
-                unknown.note(&graph, tokens_of(e));
-            }
-            continue;
         }
-        let base = fabric.out_start[v as usize];
-        let row = table.row_mut(&fabric, v);
+        Ok(table)
+    }
+
+    /// Node `v` sends everything one way when no out-edge names a host and at most one is
+    /// `*` (then that edge, or none); returns whether that is so and the row is set.
+    fn uniform(&self, table: &mut ForwardingTable, v: u32, notes: &mut RouteNotes) -> bool {
+        let edges = self.fabric.out_edges(v);
+        let mut stars = edges
+            .clone()
+            .filter(|&e| self.comment_of(e) == Comment::All);
+        let first_star = stars.next();
+        let several_stars = stars.next().is_some();
+        let names_host = |e: u32| {
+            self.tokens_of(e)
+                .iter()
+                .any(|&s| self.host_of_symbol[s as usize] != NONE)
+        };
+        if several_stars || edges.clone().any(names_host) {
+            return false;
+        }
+        if let Some(e) = first_star {
+            table.set_uniform(v, e);
+        }
         for e in edges {
+            notes.unknown.note(self.graph, self.tokens_of(e));
+        }
+        true
+    }
+
+    /// Node `v`'s row: each destination host through the out-edge whose comment names it.
+    fn row(
+        &self,
+        table: &mut ForwardingTable,
+        v: u32,
+        notes: &mut RouteNotes,
+    ) -> Result<(), LocatedError> {
+        let fabric = self.fabric;
+        let num_hosts = fabric.num_hosts();
+        let base = fabric.out_start[v as usize];
+        let row = table.row_mut(fabric, v);
+        let mut ambiguous = 0u64;
+        for e in fabric.out_edges(v) {
             let port = (e - base) as u16;
             if port == NO_PORT {
-                return Err(LoadError::at(
-                    path,
+                return Err(LocatedError::at_line(
+                    self.path,
                     fabric.node_lines[v as usize],
                     format!(
                         "node {} has more than {} out-edges",
@@ -265,32 +307,19 @@ pub fn compile_dot(
                     ),
                 ));
             }
-            let mut claim = |h: u32| -> Result<(), LoadError> {
+            let mut claim = |h: u32| -> Result<(), LocatedError> {
                 let slot = &mut row[h as usize];
                 if *slot == NO_PORT {
                     *slot = port;
                 } else if *slot != port {
-                    if !options.orcs_compat {
-                        let first = base + *slot as u32;
-                        return Err(LoadError::at(
-                            path,
-                            fabric.edge_lines[e as usize],
-                            format!(
-                                "ambiguous route: node {} has two out-edges for destination {}: \
-                                 {} and {} (each destination must appear in the comment of \
-                                 exactly one out-edge; --orcs-compat takes the first)",
-                                fabric.node_names[v as usize],
-                                fabric.host_name(h),
-                                fabric.edge_label(first),
-                                fabric.edge_label(e),
-                            ),
-                        ));
+                    if !self.orcs_compat {
+                        return Err(self.ambiguous_route(v, h, base + *slot as u32, e));
                     }
                     ambiguous += 1;
                 }
                 Ok(())
             };
-            match comment_of(e) {
+            match self.comment_of(e) {
                 Comment::All => {
                     for h in 0..num_hosts as u32 {
                         claim(h)?;
@@ -298,33 +327,55 @@ pub fn compile_dot(
                 }
                 Comment::Absent => {}
                 Comment::Tokens { .. } => {
-                    for &s in tokens_of(e) {
-                        match host_of_symbol[s as usize] {
-                            NONE => unknown.note(&graph, &[s]),
+                    for &s in self.tokens_of(e) {
+                        match self.host_of_symbol[s as usize] {
+                            NONE => notes.unknown.note(self.graph, &[s]),
                             h => claim(h)?,
                         }
                     }
                 }
             }
         }
+        notes.ambiguous += ambiguous;
+        Ok(())
     }
 
-    let mut warnings = Vec::new();
-    if let Some(w) = unknown.warning() {
-        warnings.push(format!("{path}: {w}"));
+    /// Edges `first` and `second` of node `v` both claim destination host `h`.
+    fn ambiguous_route(&self, v: u32, h: u32, first: u32, second: u32) -> LocatedError {
+        let fabric = self.fabric;
+        LocatedError::at_line(
+            self.path,
+            fabric.edge_lines[second as usize],
+            format!(
+                "ambiguous route: node {} has two out-edges for destination {}: \
+                 {} and {} (each destination must appear in the comment of \
+                 exactly one out-edge; --orcs-compat takes the first)",
+                fabric.node_names[v as usize],
+                fabric.host_name(h),
+                fabric.edge_label(first),
+                fabric.edge_label(second),
+            ),
+        )
     }
-    if ambiguous > 0 {
-        warnings.push(format!(
-            "{path}: {ambiguous} (node, destination) pairs have several matching out-edges; \
-             the first edge in ORCS order is used (--orcs-compat)"
-        ));
+}
+
+impl RouteNotes {
+    /// What the user should know about `path`: ignored comment tokens and ambiguous
+    /// routes taken.
+    fn warnings(&self, path: &str) -> Vec<String> {
+        let mut warnings = Vec::new();
+        if let Some(w) = self.unknown.warning() {
+            warnings.push(format!("{path}: {w}"));
+        }
+        if self.ambiguous > 0 {
+            warnings.push(format!(
+                "{path}: {} (node, destination) pairs have several matching out-edges; \
+                 the first edge in ORCS order is used (--orcs-compat)",
+                self.ambiguous
+            ));
+        }
+        warnings
     }
-    fabric.edge_comments.tokens = graph.comment_tokens;
-    fabric.edge_comments.symbols = graph.symbols;
-    Ok(LoadedFabric {
-        warnings,
-        ..LoadedFabric::new(fabric, table)
-    })
 }
 
 /// Counts comment tokens that name no host (callers pass only those), keeping a few

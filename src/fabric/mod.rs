@@ -1,8 +1,17 @@
-//! The fabric model: hosts, switches and directed links with dense ids, and loading it.
+//! The fabric model: hosts, switches and directed links with dense ids, and reading and
+//! writing it.
 //!
 //! A [`Fabric`] is the topology only (who is connected to whom, in the edge numbering
 //! ORCS uses); the destination-based forwarding tables live in [`crate::routing`]. Both
-//! are built together from a routed dot file by [`load_routed_fabric`].
+//! are built together from a routed dot file by [`load_routed_fabric`], from a binary
+//! cache by [`cache::read_cache`], or from InfiniBand dumps through [`input::load_input`].
+//!
+//! Reading fails only on an input, with a [`LocatedError`](crate::error::LocatedError) naming the file (and line) at
+//! fault; [`FabricError`] is why a fabric cannot be written.
+//!
+//! This folder may use [`crate::error`], the forwarding table and route check of
+//! [`crate::routing`], and the InfiniBand parsers and conversion of [`crate::ib`] (for
+//! [`input`] only).
 
 pub mod cache;
 pub mod dot;
@@ -11,11 +20,34 @@ mod load;
 pub mod write;
 
 pub use load::{
-    compile_dot, load_routed_fabric, load_routed_fabric_from, read_input, LoadError, LoadOptions,
-    LoadedFabric,
+    compile_dot, load_routed_fabric, load_routed_fabric_from, read_input, LoadOptions, LoadedFabric,
 };
 
 use std::fmt;
+use std::io;
+
+/// Why a fabric cannot be written: the output format cannot express it, or the output
+/// failed.
+#[derive(Debug, thiserror::Error)]
+pub enum FabricError {
+    /// ibsim needs every cable in both directions.
+    #[error("edge {edge} has no edge in the opposite direction; ibsim needs every cable listed from both ends")]
+    OneWayLink {
+        /// The edge, described.
+        edge: String,
+    },
+    /// Keys are used as port numbers and must be distinct per node.
+    #[error("node {node} uses port {port} twice (edge keys are taken as port numbers)")]
+    PortTwice {
+        /// The node.
+        node: String,
+        /// The port.
+        port: u32,
+    },
+    /// Writing failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
 
 /// Sentinel for "no such id" in the dense u32 arrays.
 pub const NONE: u32 = u32::MAX;

@@ -1,6 +1,6 @@
 //! Writers: a fabric as routed ORCS dot, as an ibsim `net` file, or as GraphML.
 
-use super::Fabric;
+use super::{Fabric, FabricError};
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
@@ -83,25 +83,6 @@ fn write_attrs(out: &mut dyn Write, attrs: Vec<(String, String)>) -> io::Result<
     write!(out, " [{}]", parts.join(", "))
 }
 
-/// Why a fabric cannot be written as an ibsim net file.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum NetError {
-    /// ibsim needs every cable in both directions.
-    #[error("edge {edge} has no edge in the opposite direction; ibsim needs every cable listed from both ends")]
-    OneWayLink {
-        /// The edge, described.
-        edge: String,
-    },
-    /// Keys are used as port numbers and must be distinct per node.
-    #[error("node {node} uses port {port} twice (edge keys are taken as port numbers)")]
-    PortTwice {
-        /// The node.
-        node: String,
-        /// The port.
-        port: u32,
-    },
-}
-
 /// The port number of every edge at its tail: the edge's `key` when all keys of the
 /// fabric are port numbers (as converted and lftsdump2dot fabrics have), otherwise the
 /// position in the tail's out-edge list (1-based).
@@ -127,17 +108,17 @@ pub fn edge_ports(fabric: &Fabric) -> Vec<u32> {
 /// node (`Hca` for hosts, `Switch` otherwise) in node order, one `[port] "peer"[port]`
 /// line per cable end. The i-th edge u → v is paired with the i-th edge v → u, so
 /// parallel cables stay distinct. ibsim assigns GUIDs itself. O(edges).
-pub fn write_ibsim_net(out: &mut dyn Write, fabric: &Fabric) -> Result<(), WriteNetError> {
+pub fn write_ibsim_net(out: &mut dyn Write, fabric: &Fabric) -> Result<(), FabricError> {
     let ports = edge_ports(fabric);
     let reverse = pair_reverse_edges(fabric)?;
     for v in 0..fabric.num_nodes() as u32 {
         let mut used: Vec<u32> = fabric.out_edges(v).map(|e| ports[e as usize]).collect();
         used.sort_unstable();
         if let Some(w) = used.windows(2).find(|w| w[0] == w[1]) {
-            return Err(WriteNetError::Net(NetError::PortTwice {
+            return Err(FabricError::PortTwice {
                 node: fabric.node_names[v as usize].clone(),
                 port: w[0],
-            }));
+            });
         }
         let nports = used.last().copied().unwrap_or(1).max(1);
         let kind = if fabric.host_of_node[v as usize] != super::NONE {
@@ -172,13 +153,13 @@ pub fn write_ibsim_net(out: &mut dyn Write, fabric: &Fabric) -> Result<(), Write
 
 /// For every edge, the edge of the same cable in the opposite direction: the i-th edge
 /// u → v (in edge order) pairs with the i-th edge v → u; self-loops pair in twos.
-fn pair_reverse_edges(fabric: &Fabric) -> Result<Vec<u32>, NetError> {
+fn pair_reverse_edges(fabric: &Fabric) -> Result<Vec<u32>, FabricError> {
     let mut by_pair: BTreeMap<(u32, u32), Vec<u32>> = BTreeMap::new();
     for e in 0..fabric.num_edges() as u32 {
         let key = (fabric.edge_tail[e as usize], fabric.edge_head[e as usize]);
         by_pair.entry(key).or_default().push(e);
     }
-    let one_way = |e: u32| NetError::OneWayLink {
+    let one_way = |e: u32| FabricError::OneWayLink {
         edge: fabric.edge_label(e).to_string(),
     };
     let mut reverse = vec![u32::MAX; fabric.num_edges()];
@@ -202,17 +183,6 @@ fn pair_reverse_edges(fabric: &Fabric) -> Result<Vec<u32>, NetError> {
         }
     }
     Ok(reverse)
-}
-
-/// Errors of [`write_ibsim_net`].
-#[derive(Debug, thiserror::Error)]
-pub enum WriteNetError {
-    /// The fabric cannot be expressed.
-    #[error(transparent)]
-    Net(#[from] NetError),
-    /// Writing failed.
-    #[error(transparent)]
-    Io(#[from] io::Error),
 }
 
 /// Escapes text for XML content and attribute values.

@@ -7,7 +7,7 @@
 //! for that LID. Hosts send through their first cabled port (`comment="*"`).
 
 use super::node_name_map::NodeNameMap;
-use super::{IbTopology, Lfts, NodeKind};
+use super::{IbError, IbTopology, Lfts, NodeKind, SwitchLft};
 use crate::fabric::dot::SymbolTable;
 use crate::fabric::{EdgeComments, Fabric, LoadedFabric, NONE};
 use crate::routing::{ForwardingTable, NO_PORT};
@@ -25,67 +25,6 @@ pub struct ConvertOptions {
     /// Accept several next hops for one (switch, host) pair (from `lmc_paths`), taking
     /// the first edge in ORCS order, as `--orcs-compat` does for dot files.
     pub orcs_compat: bool,
-}
-
-/// A problem that makes the dumps unusable together.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ConvertError {
-    /// The LFT dump names a switch the topology does not have.
-    #[error("{lft_file}:{line}: the forwarding table of switch {guid:#018x} names no switch of the topology ({topo_file})")]
-    UnknownSwitch {
-        /// The LFT file.
-        lft_file: String,
-        /// Line of the table's header.
-        line: u32,
-        /// The switch GUID.
-        guid: u64,
-        /// The topology file.
-        topo_file: String,
-    },
-    /// A switch of the topology has no forwarding table.
-    #[error("{lft_file}: no forwarding table for switch {guid:#018x} ({description}, {topo_file}:{line}); is the dump truncated or from another fabric?")]
-    MissingTable {
-        /// The LFT file.
-        lft_file: String,
-        /// The switch GUID.
-        guid: u64,
-        /// Its description.
-        description: String,
-        /// The topology file.
-        topo_file: String,
-        /// Line of the switch's record in the topology.
-        line: u32,
-    },
-    /// An LFT row sends a host's LID through a port the switch does not have.
-    #[error("{lft_file}:{line}: switch {guid:#018x} sends LID {lid} through port {port}, but the switch has {num_ports} ports")]
-    NoSuchPort {
-        /// The LFT file.
-        lft_file: String,
-        /// Line of the table's header.
-        line: u32,
-        /// The switch GUID.
-        guid: u64,
-        /// The LID.
-        lid: u32,
-        /// The port.
-        port: u8,
-        /// The switch's port count.
-        num_ports: u32,
-    },
-    /// With `lmc_paths`, switches use several ports for one host.
-    #[error("{lft_file}: with --lmc-paths, {count} (switch, host) pairs use several ports; a destination-based fabric keeps one, so simulate it with --orcs-compat (the first edge in ORCS order wins) or drop --lmc-paths")]
-    SeveralNextHops {
-        /// The LFT file.
-        lft_file: String,
-        /// Pairs with several ports.
-        count: u64,
-    },
-    /// The topology has no CA (host).
-    #[error("{topo_file}: the topology has no channel adapters (hosts)")]
-    NoHosts {
-        /// The topology file.
-        topo_file: String,
-    },
 }
 
 /// File names for messages.
@@ -121,7 +60,7 @@ pub fn convert(
     lfts: &Lfts,
     options: &ConvertOptions,
     sources: Sources<'_>,
-) -> Result<LoadedFabric, ConvertError> {
+) -> Result<LoadedFabric, IbError> {
     let mut warnings = Vec::new();
     // Deterministic node order: CAs, switches, routers, each by GUID.
     let mut order: Vec<u32> = (0..topo.nodes.len() as u32).collect();
@@ -134,7 +73,69 @@ pub fn convert(
         vertex_of[i as usize] = v as u32;
     }
     let names = vertex_names(topo, &order, options.names.as_ref(), &mut warnings);
+    let mut fabric = fabric_nodes(topo, &order, names);
+    if fabric.hosts.is_empty() {
+        return Err(IbError::NoHosts {
+            topo_file: sources.topology.to_string(),
+        });
+    }
+    let edge_at = add_cables(topo, &vertex_of, &mut fabric);
+    let dest_lids = destination_lids(topo, &vertex_of, &fabric, options.lmc_paths);
+    let mut table = ForwardingTable::new(&fabric);
+    // Hosts inject through their lowest-numbered cabled port.
+    for &v in &fabric.hosts {
+        if let Some(e) = host_uplink(&fabric, v) {
+            table.set_uniform(v, e);
+        }
+    }
+    let rows = SwitchRows {
+        topo,
+        fabric: &fabric,
+        vertex_of: &vertex_of,
+        edge_at: &edge_at,
+        dest_lids: &dest_lids,
+    }
+    .fill(lfts, &mut table, sources)?;
+    if let Some(i) = (0..topo.nodes.len())
+        .find(|&i| topo.nodes[i].kind == NodeKind::Switch && !rows.seen_table[i])
+    {
+        let n = &topo.nodes[i];
+        return Err(IbError::MissingTable {
+            lft_file: sources.lft.to_string(),
+            guid: n.guid,
+            description: n.description.clone(),
+            topo_file: sources.topology.to_string(),
+            line: n.line,
+        });
+    }
+    warnings.extend(rows.warnings(&fabric, &dest_lids, sources.lft));
+    if rows.ambiguous > 0 && !options.orcs_compat {
+        return Err(IbError::SeveralNextHops {
+            lft_file: sources.lft.to_string(),
+            count: rows.ambiguous,
+        });
+    }
+    if rows.ambiguous > 0 {
+        warnings.push(format!(
+            "{}: with --lmc-paths, {} (switch, host) pairs use several ports; only --orcs-compat simulates that (the first edge wins)",
+            sources.lft, rows.ambiguous
+        ));
+    }
+    // Without --lmc-paths the comments are the table's own: writers derive them when
+    // needed (LoadedFabric::fill_comments) instead of every load paying for them.
+    if options.lmc_paths {
+        fabric.edge_comments =
+            all_path_comments(&fabric, &dest_lids, lfts, topo, &vertex_of, &edge_at);
+    }
+    Ok(LoadedFabric {
+        warnings,
+        ..LoadedFabric::new(fabric, table)
+    })
+}
 
+/// The fabric's nodes in vertex `order`, named `names`, with the CAs as hosts; no edges
+/// yet.
+fn fabric_nodes(topo: &IbTopology, order: &[u32], names: Vec<String>) -> Fabric {
     let mut fabric = Fabric {
         graph_id: Some("network".to_string()),
         node_names: names,
@@ -149,12 +150,16 @@ pub fn convert(
             fabric.hosts.push(v as u32);
         }
     }
-    if fabric.hosts.is_empty() {
-        return Err(ConvertError::NoHosts {
-            topo_file: sources.topology.to_string(),
-        });
-    }
+    fabric
+}
 
+/// Adds one edge per cable and direction, in ORCS edge order (by tail, head, then local
+/// port), keyed by the local port; returns (vertex, port) → edge id.
+fn add_cables(
+    topo: &IbTopology,
+    vertex_of: &[u32],
+    fabric: &mut Fabric,
+) -> HashMap<(u32, u32), u32> {
     // Half-links (vertex, port, peer vertex, line), sorted into ORCS edge order.
     let mut half: Vec<(u32, u32, u32, u32)> = Vec::with_capacity(topo.links.len() * 2);
     for l in &topo.links {
@@ -163,8 +168,8 @@ pub fn convert(
         half.push((b, l.b.1, a, l.line));
     }
     half.sort_by_key(|&(tail, port, head, _)| (tail, head, port));
-    fabric.out_start = vec![0; order.len() + 1];
-    // (vertex, port) → edge id.
+    let num_nodes = fabric.num_nodes();
+    fabric.out_start = vec![0; num_nodes + 1];
     let mut edge_at: HashMap<(u32, u32), u32> = HashMap::with_capacity(half.len());
     for (e, &(tail, port, head, line)) in half.iter().enumerate() {
         fabric.out_start[tail as usize + 1] += 1;
@@ -175,54 +180,88 @@ pub fn convert(
         fabric.edge_attrs.push(Vec::new());
         edge_at.insert((tail, port), e as u32);
     }
-    for v in 0..order.len() {
+    for v in 0..num_nodes {
         fabric.out_start[v + 1] += fabric.out_start[v];
     }
+    edge_at
+}
 
-    let dest_lids = destination_lids(topo, &vertex_of, &fabric, options.lmc_paths);
-    let mut table = ForwardingTable::new(&fabric);
-    // Hosts inject through their lowest-numbered cabled port.
-    for &v in &fabric.hosts {
-        if let Some(e) = host_uplink(&fabric, v) {
-            table.set_uniform(v, e);
-        }
-    }
+/// What the switch rows are read against.
+struct SwitchRows<'a> {
+    topo: &'a IbTopology,
+    fabric: &'a Fabric,
+    vertex_of: &'a [u32],
+    edge_at: &'a HashMap<(u32, u32), u32>,
+    dest_lids: &'a [Vec<u32>],
+}
 
-    // Switch rows from the LFTs.
-    let mut seen_table = vec![false; topo.nodes.len()];
-    // Per host: whether any table has an entry for one of its LIDs.
-    let mut listed = vec![false; fabric.num_hosts()];
-    let mut dead_rows = 0u64;
-    let mut ambiguous = 0u64;
-    for lft in &lfts.switches {
-        let node = match topo
-            .node_by_guid(lft.guid)
-            .filter(|&n| topo.nodes[n as usize].kind == NodeKind::Switch)
-        {
-            Some(n) => n,
-            None => {
-                return Err(ConvertError::UnknownSwitch {
+/// What reading the switch rows found besides the table.
+struct RowStats {
+    /// Per topology node: whether the dump has its table.
+    seen_table: Vec<bool>,
+    /// Per host: whether any table has an entry for one of its LIDs.
+    listed: Vec<bool>,
+    /// (switch, host LID) entries without a usable route.
+    dead_rows: u64,
+    /// (switch, host) pairs with several next hops (from `--lmc-paths`).
+    ambiguous: u64,
+}
+
+impl SwitchRows<'_> {
+    /// Fills the switch rows of `table` from the LFTs.
+    fn fill(
+        &self,
+        lfts: &Lfts,
+        table: &mut ForwardingTable,
+        sources: Sources<'_>,
+    ) -> Result<RowStats, IbError> {
+        let mut stats = RowStats {
+            seen_table: vec![false; self.topo.nodes.len()],
+            listed: vec![false; self.fabric.num_hosts()],
+            dead_rows: 0,
+            ambiguous: 0,
+        };
+        for lft in &lfts.switches {
+            let Some(node) = self
+                .topo
+                .node_by_guid(lft.guid)
+                .filter(|&n| self.topo.nodes[n as usize].kind == NodeKind::Switch)
+            else {
+                return Err(IbError::UnknownSwitch {
                     lft_file: sources.lft.to_string(),
                     line: lft.line,
                     guid: lft.guid,
                     topo_file: sources.topology.to_string(),
-                })
-            }
-        };
-        seen_table[node as usize] = true;
-        let v = vertex_of[node as usize];
-        let num_ports = topo.nodes[node as usize].num_ports;
-        let base = fabric.out_start[v as usize];
-        let row = table.row_mut(&fabric, v);
-        for (h, lids) in dest_lids.iter().enumerate() {
+                });
+            };
+            stats.seen_table[node as usize] = true;
+            self.fill_row(lft, node, table, &mut stats, sources)?;
+        }
+        Ok(stats)
+    }
+
+    /// The row of switch `node` from its table `lft`.
+    fn fill_row(
+        &self,
+        lft: &SwitchLft,
+        node: u32,
+        table: &mut ForwardingTable,
+        stats: &mut RowStats,
+        sources: Sources<'_>,
+    ) -> Result<(), IbError> {
+        let v = self.vertex_of[node as usize];
+        let num_ports = self.topo.nodes[node as usize].num_ports;
+        let base = self.fabric.out_start[v as usize];
+        let row = table.row_mut(self.fabric, v);
+        for (h, lids) in self.dest_lids.iter().enumerate() {
             for &lid in lids {
                 let Some(port) = lft.port(lid) else {
-                    dead_rows += 1;
+                    stats.dead_rows += 1;
                     continue;
                 };
-                listed[h] = true;
+                stats.listed[h] = true;
                 if num_ports > 0 && port as u32 > num_ports {
-                    return Err(ConvertError::NoSuchPort {
+                    return Err(IbError::NoSuchPort {
                         lft_file: sources.lft.to_string(),
                         line: lft.line,
                         guid: lft.guid,
@@ -231,78 +270,53 @@ pub fn convert(
                         num_ports,
                     });
                 }
-                match edge_at.get(&(v, port as u32)) {
+                match self.edge_at.get(&(v, port as u32)) {
                     Some(&e) => {
                         // Several paths (--lmc-paths): keep the first edge in ORCS
                         // order, as re-reading the written dot with --orcs-compat does.
                         let local = (e - base) as u16;
                         if row[h] != NO_PORT && row[h] != local {
-                            ambiguous += 1;
+                            stats.ambiguous += 1;
                         }
                         row[h] = row[h].min(local);
                     }
-                    None => dead_rows += 1,
+                    None => stats.dead_rows += 1,
                 }
             }
         }
+        Ok(())
     }
-    if let Some(i) =
-        (0..topo.nodes.len()).find(|&i| topo.nodes[i].kind == NodeKind::Switch && !seen_table[i])
-    {
-        let n = &topo.nodes[i];
-        return Err(ConvertError::MissingTable {
-            lft_file: sources.lft.to_string(),
-            guid: n.guid,
-            description: n.description.clone(),
-            topo_file: sources.topology.to_string(),
-            line: n.line,
-        });
-    }
-    let unlisted: Vec<usize> = (0..fabric.num_hosts())
-        .filter(|&h| !listed[h] && !dest_lids[h].is_empty())
-        .collect();
-    if !unlisted.is_empty() {
-        let shown: Vec<String> = unlisted
-            .iter()
-            .take(5)
-            .map(|&h| format!("{} (LID {})", fabric.host_name(h as u32), dest_lids[h][0]))
+}
+
+impl RowStats {
+    /// Warnings about hosts no table lists and entries without a usable route.
+    fn warnings(&self, fabric: &Fabric, dest_lids: &[Vec<u32>], lft_file: &str) -> Vec<String> {
+        let mut warnings = Vec::new();
+        let unlisted: Vec<usize> = (0..fabric.num_hosts())
+            .filter(|&h| !self.listed[h] && !dest_lids[h].is_empty())
             .collect();
-        warnings.push(format!(
-            "{}: no switch table has an entry for {} hosts, which are unreachable: {}{}              (infiniband-diags 44.0 ibroute/dump_fts drop the highest LID when the LID count              is a multiple of 64; OpenSM's opensm-lfts.dump or opensm.fdbs have it)",
-            sources.lft,
-            unlisted.len(),
-            shown.join(", "),
-            if unlisted.len() > 5 { ", ..." } else { "" }
-        ));
+        if !unlisted.is_empty() {
+            let shown: Vec<String> = unlisted
+                .iter()
+                .take(5)
+                .map(|&h| format!("{} (LID {})", fabric.host_name(h as u32), dest_lids[h][0]))
+                .collect();
+            warnings.push(format!(
+                "{}: no switch table has an entry for {} hosts, which are unreachable: {}{}              (infiniband-diags 44.0 ibroute/dump_fts drop the highest LID when the LID count              is a multiple of 64; OpenSM's opensm-lfts.dump or opensm.fdbs have it)",
+                lft_file,
+                unlisted.len(),
+                shown.join(", "),
+                if unlisted.len() > 5 { ", ..." } else { "" }
+            ));
+        }
+        if self.dead_rows > 0 {
+            warnings.push(format!(
+                "{lft_file}: {} (switch, host LID) entries have no usable route (no entry, port 0, or a port without a cable)",
+                self.dead_rows
+            ));
+        }
+        warnings
     }
-    if dead_rows > 0 {
-        warnings.push(format!(
-            "{}: {dead_rows} (switch, host LID) entries have no usable route (no entry, port 0, or a port without a cable)",
-            sources.lft
-        ));
-    }
-    if ambiguous > 0 && !options.orcs_compat {
-        return Err(ConvertError::SeveralNextHops {
-            lft_file: sources.lft.to_string(),
-            count: ambiguous,
-        });
-    }
-    if ambiguous > 0 {
-        warnings.push(format!(
-            "{}: with --lmc-paths, {ambiguous} (switch, host) pairs use several ports; only --orcs-compat simulates that (the first edge wins)",
-            sources.lft
-        ));
-    }
-    // Without --lmc-paths the comments are the table's own: writers derive them when
-    // needed (LoadedFabric::fill_comments) instead of every load paying for them.
-    if options.lmc_paths {
-        fabric.edge_comments =
-            all_path_comments(&fabric, &dest_lids, lfts, topo, &vertex_of, &edge_at);
-    }
-    Ok(LoadedFabric {
-        warnings,
-        ..LoadedFabric::new(fabric, table)
-    })
 }
 
 fn kind_rank(kind: NodeKind) -> u8 {

@@ -22,9 +22,8 @@
 use std::collections::HashMap;
 use std::io::BufRead;
 
-use super::ibnetdiscover::{excerpt, is_ws, perr, trim, LineReader};
-use super::ibsim_net::{c_integer, CNumberError};
-use crate::ib::ParseError;
+use super::text::{c_integer, excerpt, is_ws, perr, trim, CNumberError, LineReader};
+use crate::error::LocatedError;
 
 /// The first multicast LID: unicast LIDs are `1..0xc000` (OpenSM refuses larger ones).
 const FIRST_MULTICAST_LID: u64 = 0xc000;
@@ -42,7 +41,7 @@ const FIRST_MULTICAST_LID: u64 = 0xc000;
 /// empty file before its first sweep).
 ///
 /// Never panics, whatever the input. Complexity: `O(n)` for `n` input bytes.
-pub fn parse_guid2lid<R: BufRead>(reader: R) -> Result<Vec<(u64, u32, u32)>, ParseError> {
+pub fn parse_guid2lid<R: BufRead>(reader: R) -> Result<Vec<(u64, u32, u32)>, LocatedError> {
     let mut lines = LineReader::new(reader);
     let mut out = Vec::new();
     let mut seen: HashMap<u64, u32> = HashMap::new();
@@ -66,7 +65,7 @@ pub fn parse_guid2lid<R: BufRead>(reader: R) -> Result<Vec<(u64, u32, u32)>, Par
                 ),
             ));
         };
-        let number = |field: &[u8], what: &str| -> Result<u64, ParseError> {
+        let number = |field: &[u8], what: &str| -> Result<u64, LocatedError> {
             match c_integer(field) {
                 Ok((v, used)) if used == field.len() => Ok(v),
                 Ok(_) | Err(CNumberError::NoDigits) => Err(perr(
@@ -86,7 +85,7 @@ pub fn parse_guid2lid<R: BufRead>(reader: R) -> Result<Vec<(u64, u32, u32)>, Par
             }
         };
         let guid = number(guid, "port GUID")?;
-        let lid = |field: &[u8], what: &str| -> Result<u32, ParseError> {
+        let lid = |field: &[u8], what: &str| -> Result<u32, LocatedError> {
             let v = number(field, what)?;
             if v == 0 || v >= FIRST_MULTICAST_LID {
                 return Err(perr(
@@ -118,7 +117,7 @@ pub fn parse_guid2lid<R: BufRead>(reader: R) -> Result<Vec<(u64, u32, u32)>, Par
 mod tests {
     use super::*;
 
-    fn parse(s: &str) -> Result<Vec<(u64, u32, u32)>, ParseError> {
+    fn parse(s: &str) -> Result<Vec<(u64, u32, u32)>, LocatedError> {
         parse_guid2lid(s.as_bytes())
     }
 
@@ -155,7 +154,7 @@ mod tests {
         ];
         for (text, line, needle) in cases {
             let e = parse(text).unwrap_err();
-            assert_eq!(e.line, line, "{text:?}: {}", e.message);
+            assert_eq!(e.line.unwrap_or(0), line, "{text:?}: {}", e.message);
             assert!(e.message.contains(needle), "{text:?}: {}", e.message);
         }
     }

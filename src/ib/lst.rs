@@ -24,11 +24,10 @@
 use std::collections::HashMap;
 use std::io::BufRead;
 
-use crate::ib::{IbNode, IbPortLid, IbTopology, NodeKind, ParseError};
-
-use super::ibnetdiscover::{
-    excerpt, is_ws, pair_half_links, parse_hex, perr, trim, Cur, HalfLink, LineReader, LinkSource,
-};
+use super::links::{pair_half_links, HalfLink, LinkSource};
+use super::text::{excerpt, is_ws, parse_hex, perr, trim, Cur, LineReader};
+use crate::error::LocatedError;
+use crate::ib::{IbNode, IbPortLid, IbTopology, NodeKind};
 
 /// An example link line, quoted in error messages.
 const LINE_EXAMPLE: &str = "`{ SW Ports:08 SystemGUID:0000000000200000 \
@@ -55,7 +54,7 @@ PortGUID:0000000000100001 … {node001} LID:0001 PN:01 } PHY=4x LOG=ACT SPD=2.5`
 ///
 /// Never panics, whatever the input. Complexity: `O(n + L log L)` for `n` input bytes and
 /// `L` lines.
-pub fn parse_lst<R: BufRead>(reader: R) -> Result<IbTopology, ParseError> {
+pub fn parse_lst<R: BufRead>(reader: R) -> Result<IbTopology, LocatedError> {
     let mut lines = LineReader::new(reader);
     let mut state = State::default();
     while let Some((line, raw)) = lines.next_line()? {
@@ -92,7 +91,7 @@ struct State {
 }
 
 /// "expected …, found …" for a link line.
-fn expected(line: u32, what: &str, found: &[u8]) -> ParseError {
+fn expected(line: u32, what: &str, found: &[u8]) -> LocatedError {
     perr(
         line,
         format!(
@@ -103,7 +102,7 @@ fn expected(line: u32, what: &str, found: &[u8]) -> ParseError {
 }
 
 /// Parses one `{ … }` end at the cursor.
-fn parse_end<'a>(c: &mut Cur<'a>, line: u32, which: &str) -> Result<End<'a>, ParseError> {
+fn parse_end<'a>(c: &mut Cur<'a>, line: u32, which: &str) -> Result<End<'a>, LocatedError> {
     if !c.eat(b'{') {
         return Err(expected(
             line,
@@ -131,16 +130,59 @@ fn parse_end<'a>(c: &mut Cur<'a>, line: u32, which: &str) -> Result<End<'a>, Par
             at,
         ));
     };
-    let (mut num_ports, mut guid, mut port_guid, mut desc, mut lid, mut port) =
-        (None, None, None, None, None, None);
-    loop {
+    let mut fields = EndFields::default();
+    while !fields.next(c, line, which)? {}
+    let missing = |field: &str| {
+        perr(
+            line,
+            format!(
+                "link line: the {which} end has no `{field}` field; a link line looks like \
+                 {LINE_EXAMPLE}"
+            ),
+        )
+    };
+    let guid = fields.guid.ok_or_else(|| missing("NodeGUID:"))?;
+    let lid = fields.lid.ok_or_else(|| missing("LID:"))?;
+    let port = fields.port.ok_or_else(|| missing("PN:"))?;
+    if port == 0 {
+        return Err(perr(
+            line,
+            format!("link line: the {which} end has PN:0 (port 0 cannot be cabled)"),
+        ));
+    }
+    Ok(End {
+        kind,
+        num_ports: fields.num_ports,
+        guid,
+        port_guid: fields.port_guid,
+        desc: fields.desc.unwrap_or(&[]),
+        lid,
+        port,
+    })
+}
+
+/// The fields of one end read so far.
+#[derive(Default)]
+struct EndFields<'a> {
+    num_ports: Option<u32>,
+    guid: Option<u64>,
+    port_guid: Option<u64>,
+    desc: Option<&'a [u8]>,
+    lid: Option<u32>,
+    port: Option<u32>,
+}
+
+impl<'a> EndFields<'a> {
+    /// Reads the next field of the `which` end at the cursor: a `{description}`, a
+    /// `Key:value`, or the closing `}` (then returns true).
+    fn next(&mut self, c: &mut Cur<'a>, line: u32, which: &str) -> Result<bool, LocatedError> {
         c.skip_ws();
         match c.peek() {
             Some(b'}') => {
                 c.advance(1);
-                break;
+                Ok(true)
             }
-            Some(b'{') if desc.is_none() => {
+            Some(b'{') if self.desc.is_none() => {
                 c.advance(1);
                 let rest = c.rest();
                 let Some(end) = desc_end(rest) else {
@@ -153,100 +195,78 @@ fn parse_end<'a>(c: &mut Cur<'a>, line: u32, which: &str) -> Result<End<'a>, Par
                         rest,
                     ));
                 };
-                desc = rest.get(..end);
+                self.desc = rest.get(..end);
                 c.advance(end + 1);
+                Ok(false)
             }
-            None => {
-                return Err(expected(
-                    line,
-                    &format!("more fields or `}}` closing the {which} end (the line is cut short)"),
-                    c.rest(),
-                ))
-            }
+            None => Err(expected(
+                line,
+                &format!("more fields or `}}` closing the {which} end (the line is cut short)"),
+                c.rest(),
+            )),
             Some(_) => {
-                let at = c.rest();
-                let key = c.take_while(|b| b.is_ascii_alphanumeric() || b == b'_');
-                if key.is_empty() || !c.eat(b':') {
-                    return Err(expected(
-                        line,
-                        &format!(
-                            "a `Key:value` field, a `{{description}}` or `}}` in the {which} end"
-                        ),
-                        at,
-                    ));
-                }
-                let vat = c.rest();
-                let value = c.take_while(|b| !is_ws(b) && b != b'}' && b != b'{');
-                let hex = || {
-                    parse_hex(value).ok_or_else(|| {
-                        expected(
-                            line,
-                            &format!(
-                                "a hex value (1 to 16 digits) after `{}:`",
-                                String::from_utf8_lossy(key)
-                            ),
-                            vat,
-                        )
-                    })
-                };
-                let bounded = |max: u64, what: &str| -> Result<u32, ParseError> {
-                    let v = hex()?;
-                    if v > max {
-                        return Err(perr(
-                            line,
-                            format!(
-                                "link line: {what} 0x{v:x} in the {which} end is out of range \
-                                 (at most 0x{max:x})"
-                            ),
-                        ));
-                    }
-                    Ok(v as u32)
-                };
-                match key {
-                    b"NodeGUID" => guid = Some(hex()?),
-                    b"PortGUID" => port_guid = Some(hex()?),
-                    b"Ports" => num_ports = Some(bounded(0xff, "Ports")?),
-                    b"LID" => lid = Some(bounded(0xffff, "LID")?),
-                    b"PN" => port = Some(bounded(0xff, "PN")?),
-                    _ if value.is_empty() => {
-                        return Err(expected(
-                            line,
-                            &format!("a value after `{}:`", String::from_utf8_lossy(key)),
-                            vat,
-                        ))
-                    }
-                    _ => {}
-                }
+                self.key_value(c, line, which)?;
+                Ok(false)
             }
         }
     }
-    let missing = |field: &str| {
-        perr(
-            line,
-            format!(
-                "link line: the {which} end has no `{field}` field; a link line looks like \
-                 {LINE_EXAMPLE}"
-            ),
-        )
-    };
-    let guid = guid.ok_or_else(|| missing("NodeGUID:"))?;
-    let lid = lid.ok_or_else(|| missing("LID:"))?;
-    let port = port.ok_or_else(|| missing("PN:"))?;
-    if port == 0 {
-        return Err(perr(
-            line,
-            format!("link line: the {which} end has PN:0 (port 0 cannot be cabled)"),
-        ));
+
+    /// A `Key:value` field; only `NodeGUID`, `PortGUID`, `Ports`, `LID` and `PN` are
+    /// kept, other keys need a value.
+    fn key_value(&mut self, c: &mut Cur<'a>, line: u32, which: &str) -> Result<(), LocatedError> {
+        let at = c.rest();
+        let key = c.take_while(|b| b.is_ascii_alphanumeric() || b == b'_');
+        if key.is_empty() || !c.eat(b':') {
+            return Err(expected(
+                line,
+                &format!("a `Key:value` field, a `{{description}}` or `}}` in the {which} end"),
+                at,
+            ));
+        }
+        let vat = c.rest();
+        let value = c.take_while(|b| !is_ws(b) && b != b'}' && b != b'{');
+        let hex = || {
+            parse_hex(value).ok_or_else(|| {
+                expected(
+                    line,
+                    &format!(
+                        "a hex value (1 to 16 digits) after `{}:`",
+                        String::from_utf8_lossy(key)
+                    ),
+                    vat,
+                )
+            })
+        };
+        let bounded = |max: u64, what: &str| -> Result<u32, LocatedError> {
+            let v = hex()?;
+            if v > max {
+                return Err(perr(
+                    line,
+                    format!(
+                        "link line: {what} 0x{v:x} in the {which} end is out of range \
+                         (at most 0x{max:x})"
+                    ),
+                ));
+            }
+            Ok(v as u32)
+        };
+        match key {
+            b"NodeGUID" => self.guid = Some(hex()?),
+            b"PortGUID" => self.port_guid = Some(hex()?),
+            b"Ports" => self.num_ports = Some(bounded(0xff, "Ports")?),
+            b"LID" => self.lid = Some(bounded(0xffff, "LID")?),
+            b"PN" => self.port = Some(bounded(0xff, "PN")?),
+            _ if value.is_empty() => {
+                return Err(expected(
+                    line,
+                    &format!("a value after `{}:`", String::from_utf8_lossy(key)),
+                    vat,
+                ))
+            }
+            _ => {}
+        }
+        Ok(())
     }
-    Ok(End {
-        kind,
-        num_ports,
-        guid,
-        port_guid,
-        desc: desc.unwrap_or(&[]),
-        lid,
-        port,
-    })
 }
 
 /// Where a description (just after its `{`) ends: the first `}` followed, after blanks,
@@ -271,7 +291,7 @@ fn desc_end(rest: &[u8]) -> Option<usize> {
 
 impl State {
     /// Parses one link line and records its ends and half-link.
-    fn link_line(&mut self, line: u32, text: &[u8]) -> Result<(), ParseError> {
+    fn link_line(&mut self, line: u32, text: &[u8]) -> Result<(), LocatedError> {
         let mut c = Cur::new(text);
         let a = parse_end(&mut c, line, "first")?;
         c.skip_ws();
@@ -320,7 +340,7 @@ impl State {
     }
 
     /// The node of an end, created at its first mention; checks later mentions agree.
-    fn node(&mut self, line: u32, end: &End<'_>) -> Result<u32, ParseError> {
+    fn node(&mut self, line: u32, end: &End<'_>) -> Result<u32, LocatedError> {
         let index = match self.by_guid.get(&end.guid) {
             Some(&index) => {
                 let Some(node) = self.nodes.get(index as usize) else {
@@ -364,49 +384,53 @@ impl State {
             }
         };
         if end.kind != NodeKind::Switch {
-            match self.lid_of_port.get(&(index, end.port)) {
-                Some(&i) => {
-                    if let Some(p) = self.port_lids.get(i) {
-                        let guid_differs =
-                            end.port_guid.is_some() && p.guid.is_some() && end.port_guid != p.guid;
-                        if p.base_lid != end.lid || guid_differs {
-                            return Err(perr(
-                                line,
-                                format!(
-                                    "port {} of {} 0x{:016x} has LID 0x{:x} and port GUID {} \
-                                     here but LID 0x{:x} and port GUID {} on line {}",
-                                    end.port,
-                                    end.kind,
-                                    end.guid,
-                                    end.lid,
-                                    fmt_guid(end.port_guid),
-                                    p.base_lid,
-                                    fmt_guid(p.guid),
-                                    p.line
-                                ),
-                            ));
-                        }
-                    }
-                }
-                None => {
-                    self.lid_of_port
-                        .insert((index, end.port), self.port_lids.len());
-                    self.port_lids.push(IbPortLid {
-                        node: index,
-                        port: end.port,
-                        guid: end.port_guid,
-                        base_lid: end.lid,
-                        lmc: 0,
-                        line,
-                    });
-                }
-            }
+            self.port_lid(line, index, end)?;
         }
         Ok(index)
     }
 
+    /// Records the LID of CA/router port `end` of node `index` at its first mention;
+    /// later mentions must give the same LID and port GUID.
+    fn port_lid(&mut self, line: u32, index: u32, end: &End<'_>) -> Result<(), LocatedError> {
+        let Some(&i) = self.lid_of_port.get(&(index, end.port)) else {
+            self.lid_of_port
+                .insert((index, end.port), self.port_lids.len());
+            self.port_lids.push(IbPortLid {
+                node: index,
+                port: end.port,
+                guid: end.port_guid,
+                base_lid: end.lid,
+                lmc: 0,
+                line,
+            });
+            return Ok(());
+        };
+        let Some(p) = self.port_lids.get(i) else {
+            return Ok(());
+        };
+        let guid_differs = end.port_guid.is_some() && p.guid.is_some() && end.port_guid != p.guid;
+        if p.base_lid != end.lid || guid_differs {
+            return Err(perr(
+                line,
+                format!(
+                    "port {} of {} 0x{:016x} has LID 0x{:x} and port GUID {} \
+                     here but LID 0x{:x} and port GUID {} on line {}",
+                    end.port,
+                    end.kind,
+                    end.guid,
+                    end.lid,
+                    fmt_guid(end.port_guid),
+                    p.base_lid,
+                    fmt_guid(p.guid),
+                    p.line
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// Pairs the two listings of every link and builds the topology.
-    fn finish(mut self) -> Result<IbTopology, ParseError> {
+    fn finish(mut self) -> Result<IbTopology, LocatedError> {
         if self.nodes.is_empty() {
             return Err(perr(
                 0,
@@ -433,11 +457,11 @@ mod tests {
     use super::*;
     use crate::ib::IbLink;
 
-    fn parse(s: &str) -> Result<IbTopology, ParseError> {
+    fn parse(s: &str) -> Result<IbTopology, LocatedError> {
         parse_lst(s.as_bytes())
     }
 
-    fn err(s: &str) -> ParseError {
+    fn err(s: &str) -> LocatedError {
         match parse(s) {
             Ok(t) => panic!("expected an error, got {t:?}"),
             Err(e) => e,
@@ -557,7 +581,7 @@ mod tests {
     fn empty_input_is_an_error() {
         for text in ["", "\n", "# nothing\n"] {
             let e = err(text);
-            assert_eq!(e.line, 0);
+            assert_eq!(e.line, None);
             assert!(e.message.contains("no link lines"), "{}", e.message);
         }
     }
@@ -569,7 +593,13 @@ mod tests {
             let close = l.rfind('}').unwrap();
             for cut in 1..=close {
                 let e = err(&ROUTER[..start + cut]);
-                assert_eq!(e.line, i as u32 + 1, "cut {:?}: {}", &l[..cut], e.message);
+                assert_eq!(
+                    e.line.unwrap_or(0),
+                    i as u32 + 1,
+                    "cut {:?}: {}",
+                    &l[..cut],
+                    e.message
+                );
             }
         }
     }
@@ -578,7 +608,7 @@ mod tests {
     fn one_sided_link_is_an_error() {
         let text = ROUTER.replace(&format!("{}\n", line(7)), "");
         let e = err(&text);
-        assert_eq!(e.line, 5);
+        assert_eq!(e.line, Some(5));
         assert!(e.message.contains("must appear twice"), "{}", e.message);
     }
 
@@ -588,7 +618,7 @@ mod tests {
         let bad = line(7).replacen("PN:03", "PN:04", 1);
         let text = ROUTER.replace(line(7), &bad);
         let e = err(&text);
-        assert_eq!(e.line, 5);
+        assert_eq!(e.line, Some(5));
         assert!(e.message.contains("disagree"), "{}", e.message);
         assert!(
             e.message.contains("(line 5)") && e.message.contains("(line 7)"),
@@ -601,7 +631,7 @@ mod tests {
     fn duplicate_first_end_is_an_error() {
         let text = format!("{ROUTER}{}\n", line(3));
         let e = err(&text);
-        assert_eq!(e.line, 9);
+        assert_eq!(e.line, Some(9));
         assert!(e.message.contains("lines 3 and 9"), "{}", e.message);
     }
 
@@ -609,7 +639,7 @@ mod tests {
     fn conflicting_mentions_are_errors() {
         let text = ROUTER.replacen("{Switch1} LID:0002 PN:02", "{Switch1} LID:0009 PN:02", 1);
         let e = err(&text);
-        assert_eq!(e.line, 2);
+        assert_eq!(e.line, Some(2));
         assert!(
             e.message.contains("has LID 0x9 here but 0x2 on line 1"),
             "{}",
@@ -617,7 +647,7 @@ mod tests {
         );
         let text = ROUTER.replacen("{ SW Ports:08 SystemGUID:0000000000200000 NodeGUID:0000000000200000 PortGUID:0000000000200000 VenID:00000000 DevID:0000 Rev:000000A1 {Switch1} LID:0002 PN:02", "{ CA Ports:08 SystemGUID:0000000000200000 NodeGUID:0000000000200000 PortGUID:0000000000200000 VenID:00000000 DevID:0000 Rev:000000A1 {Switch1} LID:0002 PN:02", 1);
         let e = err(&text);
-        assert_eq!(e.line, 2);
+        assert_eq!(e.line, Some(2));
         assert!(
             e.message.contains("is a CA here but a switch on line 1"),
             "{}",
@@ -625,11 +655,11 @@ mod tests {
         );
         let bad = line(3).replace("LID:0003", "LID:0007");
         let e = err(&ROUTER.replace(line(3), &bad));
-        assert_eq!(e.line, 3);
+        assert_eq!(e.line, Some(3));
         assert!(e.message.contains("LID 0x7"), "{}", e.message);
         let bad = line(3).replace("PortGUID:0000000000100001", "PortGUID:0000000000100009");
         let e = err(&ROUTER.replace(line(3), &bad));
-        assert_eq!(e.line, 3);
+        assert_eq!(e.line, Some(3));
         assert!(
             e.message.contains("port GUID 0x0000000000100009"),
             "{}",
@@ -690,7 +720,7 @@ mod tests {
         ];
         for (text, needle) in cases {
             let e = err(&text);
-            assert_eq!(e.line, 1, "{text}");
+            assert_eq!(e.line, Some(1), "{text}");
             assert!(e.message.contains(needle), "{text}: {}", e.message);
         }
     }

@@ -2,11 +2,23 @@
 //! the conversion into a routed [`crate::fabric::Fabric`].
 //!
 //! Topologies come from `ibnetdiscover` output (any version, with or without `-s`
-//! progress lines) or OpenSM/ibdiagnet `.lst` link lists; forwarding tables from
-//! `ibroute`/`dump_lfts.sh`/`dump_fts`, OpenSM's `opensm-lfts.dump`, or `.fdbs` files.
-//! Every layout is detected from the content.
+//! progress lines, or its `-p` ports report), OpenSM/ibdiagnet `.lst` link lists or ibsim
+//! net files; forwarding tables from `ibroute`/`dump_lfts.sh`/`dump_fts`, OpenSM's
+//! `opensm-lfts.dump`, or `.fdbs` files; LIDs of ibsim fabrics from OpenSM's `guid2lid`;
+//! readable names from node name maps. Every layout is detected from the content.
+//!
+//! Every parser reads a `BufRead` and reports a bad input as a
+//! [`LocatedError`] at its line, without a file name (the
+//! caller, [`crate::fabric::input`], names the file). [`IbError`] is what makes dumps
+//! that parse unusable together.
+//!
+//! This folder may use [`crate::error`], the fabric model and loaded fabric of
+//! [`crate::fabric`] and the forwarding table of [`crate::routing`] (for the conversion
+//! only); it does not read files itself.
 
 use std::fmt;
+
+use crate::error::LocatedError;
 
 /// What kind of device a node is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -142,14 +154,91 @@ pub struct Lfts {
     pub switches: Vec<SwitchLft>,
 }
 
-/// A parse failure at a line of the input (the caller adds the file name).
+/// A problem that makes InfiniBand dumps unusable together: a topology and a
+/// forwarding-table dump that each parse but do not describe one routed fabric.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("line {line}: {message}")]
-pub struct ParseError {
-    /// 1-based line (0 when the problem is the file as a whole).
-    pub line: u32,
-    /// What is wrong and what was expected.
-    pub message: String,
+pub enum IbError {
+    /// The LFT dump names a switch the topology does not have.
+    #[error("{lft_file}:{line}: the forwarding table of switch {guid:#018x} names no switch of the topology ({topo_file})")]
+    UnknownSwitch {
+        /// The LFT file.
+        lft_file: String,
+        /// Line of the table's header.
+        line: u32,
+        /// The switch GUID.
+        guid: u64,
+        /// The topology file.
+        topo_file: String,
+    },
+    /// A switch of the topology has no forwarding table.
+    #[error("{lft_file}: no forwarding table for switch {guid:#018x} ({description}, {topo_file}:{line}); is the dump truncated or from another fabric?")]
+    MissingTable {
+        /// The LFT file.
+        lft_file: String,
+        /// The switch GUID.
+        guid: u64,
+        /// Its description.
+        description: String,
+        /// The topology file.
+        topo_file: String,
+        /// Line of the switch's record in the topology.
+        line: u32,
+    },
+    /// An LFT row sends a host's LID through a port the switch does not have.
+    #[error("{lft_file}:{line}: switch {guid:#018x} sends LID {lid} through port {port}, but the switch has {num_ports} ports")]
+    NoSuchPort {
+        /// The LFT file.
+        lft_file: String,
+        /// Line of the table's header.
+        line: u32,
+        /// The switch GUID.
+        guid: u64,
+        /// The LID.
+        lid: u32,
+        /// The port.
+        port: u8,
+        /// The switch's port count.
+        num_ports: u32,
+    },
+    /// With `lmc_paths`, switches use several ports for one host.
+    #[error("{lft_file}: with --lmc-paths, {count} (switch, host) pairs use several ports; a destination-based fabric keeps one, so simulate it with --orcs-compat (the first edge in ORCS order wins) or drop --lmc-paths")]
+    SeveralNextHops {
+        /// The LFT file.
+        lft_file: String,
+        /// Pairs with several ports.
+        count: u64,
+    },
+    /// The topology has no CA (host).
+    #[error("{topo_file}: the topology has no channel adapters (hosts)")]
+    NoHosts {
+        /// The topology file.
+        topo_file: String,
+    },
+}
+
+impl From<IbError> for LocatedError {
+    /// The same problem as a problem of one input: the file (and line) the message starts
+    /// with, and the rest of the message; it displays exactly as the [`IbError`] does.
+    fn from(e: IbError) -> Self {
+        let (path, line) = match &e {
+            IbError::UnknownSwitch { lft_file, line, .. }
+            | IbError::NoSuchPort { lft_file, line, .. } => (lft_file.clone(), Some(*line)),
+            IbError::MissingTable { lft_file, .. } | IbError::SeveralNextHops { lft_file, .. } => {
+                (lft_file.clone(), None)
+            }
+            IbError::NoHosts { topo_file } => (topo_file.clone(), None),
+        };
+        let text = e.to_string();
+        let prefix = match line {
+            Some(line) => format!("{path}:{line}: "),
+            None => format!("{path}: "),
+        };
+        let message = text.strip_prefix(&prefix).unwrap_or(&text).to_string();
+        LocatedError {
+            line,
+            ..LocatedError::new(path, message)
+        }
+    }
 }
 
 pub mod convert;
@@ -157,7 +246,9 @@ pub mod guid2lid;
 pub mod ibnetdiscover;
 pub mod ibsim_net;
 pub mod lft;
+mod links;
 pub mod lst;
 pub mod node_name_map;
 pub mod ports_report;
+mod text;
 pub mod topology;

@@ -17,9 +17,9 @@
 use std::collections::HashMap;
 use std::io::BufRead;
 
-use crate::ib::{IbTopology, ParseError};
-
-use super::ibnetdiscover::{excerpt, is_ws, perr, trim, LineReader};
+use super::text::{excerpt, is_ws, perr, trim, LineReader};
+use crate::error::LocatedError;
+use crate::ib::IbTopology;
 
 /// A node name map: node GUID → name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -72,7 +72,7 @@ impl NodeNameMap {
 /// comments is an empty map, not an error.
 ///
 /// Never panics, whatever the input. Complexity: `O(n)` for `n` input bytes.
-pub fn parse_node_name_map<R: BufRead>(reader: R) -> Result<NodeNameMap, ParseError> {
+pub fn parse_node_name_map<R: BufRead>(reader: R) -> Result<NodeNameMap, LocatedError> {
     let mut lines = LineReader::new(reader);
     let mut names = HashMap::new();
     while let Some((line, raw)) = lines.next_line()? {
@@ -92,7 +92,7 @@ pub fn parse_node_name_map<R: BufRead>(reader: R) -> Result<NodeNameMap, ParseEr
 const EXAMPLE: &str = "`0x0002c90300001234 \"compute-001 HCA-1\"`";
 
 /// Parses one non-comment line (already trimmed) into (GUID, name bytes).
-fn parse_entry(line: u32, text: &[u8]) -> Result<(u64, &[u8]), ParseError> {
+fn parse_entry(line: u32, text: &[u8]) -> Result<(u64, &[u8]), LocatedError> {
     let expected = |what: &str, found: &[u8]| {
         perr(
             line,
@@ -176,7 +176,7 @@ mod tests {
     use super::*;
     use crate::ib::{IbNode, NodeKind};
 
-    fn parse(s: &str) -> Result<NodeNameMap, ParseError> {
+    fn parse(s: &str) -> Result<NodeNameMap, LocatedError> {
         parse_node_name_map(s.as_bytes())
     }
 
@@ -239,7 +239,7 @@ mod tests {
         ];
         for (text, line, needle) in cases {
             let e = parse(text).unwrap_err();
-            assert_eq!(e.line, line, "{text:?}");
+            assert_eq!(e.line.unwrap_or(0), line, "{text:?}");
             assert!(e.message.contains(needle), "{text:?}: {}", e.message);
         }
     }

@@ -44,11 +44,11 @@
 use std::collections::{HashMap, HashSet};
 use std::io::BufRead;
 
-use super::ibnetdiscover::{
-    excerpt, is_ws, pair_half_links, parse_hex, perr, trim, Cur, HalfLink, LineReader, LinkSource,
-    SPEEDS, WIDTHS,
-};
-use crate::ib::{IbNode, IbPortLid, IbTopology, NodeKind, ParseError};
+use super::ibnetdiscover::{SPEEDS, WIDTHS};
+use super::links::{pair_half_links, HalfLink, LinkSource};
+use super::text::{excerpt, is_ws, parse_hex, perr, trim, Cur, LineReader};
+use crate::error::LocatedError;
+use crate::ib::{IbNode, IbPortLid, IbTopology, NodeKind};
 
 /// An example connected port line, quoted in error messages.
 const LINE_EXAMPLE: &str = "`CA    80  1 0x000000000010001f 4x SDR - SW    16  4 \
@@ -76,7 +76,7 @@ const LINE_EXAMPLE: &str = "`CA    80  1 0x000000000010001f 4x SDR - SW    16  4
 ///
 /// Never panics, whatever the input. Complexity: `O(n + P log P)` for `n` input bytes and
 /// `P` port lines.
-pub fn parse_ports_report<R: BufRead>(reader: R) -> Result<IbTopology, ParseError> {
+pub fn parse_ports_report<R: BufRead>(reader: R) -> Result<IbTopology, LocatedError> {
     let mut lines = LineReader::new(reader);
     let mut parsed = Vec::new();
     while let Some((line, raw)) = lines.next_line()? {
@@ -137,7 +137,7 @@ struct Ctx {
 
 impl Ctx {
     /// "ports report line: expected …, found …; a line looks like …".
-    fn expected(&self, expected: &str, found: &[u8]) -> ParseError {
+    fn expected(&self, expected: &str, found: &[u8]) -> LocatedError {
         perr(
             self.line,
             format!(
@@ -149,7 +149,7 @@ impl Ctx {
     }
 
     /// At least one blank.
-    fn ws1(&self, c: &mut Cur<'_>, before: &str) -> Result<(), ParseError> {
+    fn ws1(&self, c: &mut Cur<'_>, before: &str) -> Result<(), LocatedError> {
         if c.skip_ws() {
             Ok(())
         } else {
@@ -158,7 +158,7 @@ impl Ctx {
     }
 
     /// A decimal number no larger than `max`.
-    fn dec(&self, c: &mut Cur<'_>, what: &str, max: u64) -> Result<u32, ParseError> {
+    fn dec(&self, c: &mut Cur<'_>, what: &str, max: u64) -> Result<u32, LocatedError> {
         let at = c.rest();
         match c.dec() {
             Some(v) if v <= max => Ok(v as u32),
@@ -171,7 +171,7 @@ impl Ctx {
     }
 
     /// `<type> <lid> <port> 0x<16 hex>`.
-    fn end(&self, c: &mut Cur<'_>, which: &str) -> Result<End, ParseError> {
+    fn end(&self, c: &mut Cur<'_>, which: &str) -> Result<End, LocatedError> {
         let at = c.rest();
         let word = c.take_while(|b| !is_ws(b));
         let Some(kind) = kind_of(word) else {
@@ -208,7 +208,7 @@ impl Ctx {
 }
 
 /// Parses one line; `None` for lines that are not port lines (skipped).
-fn parse_line(line: u32, raw: &[u8]) -> Result<Option<PortLine>, ParseError> {
+fn parse_line(line: u32, raw: &[u8]) -> Result<Option<PortLine>, LocatedError> {
     let text = trim(raw);
     let first = text.iter().position(|&b| is_ws(b)).unwrap_or(text.len());
     let word = text.get(..first).unwrap_or(&[]);
@@ -233,45 +233,10 @@ fn parse_line(line: u32, raw: &[u8]) -> Result<Option<PortLine>, ParseError> {
     let ctx = Ctx { line };
     let mut c = Cur::new(text);
     let local = ctx.end(&mut c, "port's")?;
-    ctx.ws1(&mut c, "the link width")?;
-    let at = c.rest();
-    let width = c.take_while(|b| !is_ws(b));
-    if !WIDTHS.contains(&width) {
-        return Err(ctx.expected(
-            "a link width (1x 2x 4x 8x 12x ??) and speed such as `4x SDR`",
-            at,
-        ));
-    }
-    ctx.ws1(&mut c, "the link speed")?;
-    let at = c.rest();
-    let speed = c.take_while(|b| !is_ws(b));
-    if !SPEEDS.contains(&speed) {
-        return Err(ctx.expected(
-            "a link speed (SDR DDR QDR FDR10 FDR EDR HDR NDR XDR ???)",
-            at,
-        ));
-    }
+    ctx.rate(&mut c)?;
     let had_ws = c.skip_ws();
     if c.eat(b'-') {
-        ctx.ws1(&mut c, "the peer's type")?;
-        let peer = ctx.end(&mut c, "peer's")?;
-        ctx.ws1(&mut c, "`( '`")?;
-        if !c.eat_lit(b"(") {
-            return Err(ctx.expected("`( '<description>' - '<peer description>' )`", c.rest()));
-        }
-        c.skip_ws();
-        let rest = c.rest();
-        let inner = rest
-            .strip_prefix(b"'")
-            .and_then(|r| r.strip_suffix(b")"))
-            .map(trim)
-            .and_then(|r| r.strip_suffix(b"'"));
-        let Some(descs) = inner.filter(|d| split_points(d).next().is_some()) else {
-            return Err(ctx.expected(
-                "`'<description>' - '<peer description>' )` up to the end of the line",
-                rest,
-            ));
-        };
+        let (peer, descs) = ctx.connected(&mut c)?;
         return Ok(Some(PortLine {
             local,
             peer: Some(peer),
@@ -296,6 +261,57 @@ fn parse_line(line: u32, raw: &[u8]) -> Result<Option<PortLine>, ParseError> {
         descs: desc.to_vec(),
         line,
     }))
+}
+
+impl Ctx {
+    /// ` <width> <speed>`, such as ` 4x SDR`.
+    fn rate(&self, c: &mut Cur<'_>) -> Result<(), LocatedError> {
+        self.ws1(c, "the link width")?;
+        let at = c.rest();
+        let width = c.take_while(|b| !is_ws(b));
+        if !WIDTHS.contains(&width) {
+            return Err(self.expected(
+                "a link width (1x 2x 4x 8x 12x ??) and speed such as `4x SDR`",
+                at,
+            ));
+        }
+        self.ws1(c, "the link speed")?;
+        let at = c.rest();
+        let speed = c.take_while(|b| !is_ws(b));
+        if !SPEEDS.contains(&speed) {
+            return Err(self.expected(
+                "a link speed (SDR DDR QDR FDR10 FDR EDR HDR NDR XDR ???)",
+                at,
+            ));
+        }
+        Ok(())
+    }
+
+    /// The rest of a connected port's line after its ` -`: the peer end and the
+    /// `( '<description>' - '<peer description>' )` pair (returned without its outer
+    /// quotes and parentheses).
+    fn connected<'a>(&self, c: &mut Cur<'a>) -> Result<(End, &'a [u8]), LocatedError> {
+        self.ws1(c, "the peer's type")?;
+        let peer = self.end(c, "peer's")?;
+        self.ws1(c, "`( '`")?;
+        if !c.eat_lit(b"(") {
+            return Err(self.expected("`( '<description>' - '<peer description>' )`", c.rest()));
+        }
+        c.skip_ws();
+        let rest = c.rest();
+        let inner = rest
+            .strip_prefix(b"'")
+            .and_then(|r| r.strip_suffix(b")"))
+            .map(trim)
+            .and_then(|r| r.strip_suffix(b"'"));
+        match inner.filter(|d| split_points(d).next().is_some()) {
+            Some(descs) => Ok((peer, descs)),
+            None => Err(self.expected(
+                "`'<description>' - '<peer description>' )` up to the end of the line",
+                rest,
+            )),
+        }
+    }
 }
 
 /// Offsets of `' - '` in a description pair (candidate splits), in order.
@@ -343,7 +359,7 @@ fn derived(e: &End) -> Option<u64> {
 }
 
 /// Builds the topology from the parsed lines.
-fn build(lines: &[PortLine]) -> Result<IbTopology, ParseError> {
+fn build(lines: &[PortLine]) -> Result<IbTopology, LocatedError> {
     if lines.is_empty() {
         return Err(perr(
             0,
@@ -353,236 +369,22 @@ fn build(lines: &[PortLine]) -> Result<IbTopology, ParseError> {
                 + LINE_EXAMPLE,
         ));
     }
-    // Each port's own line: (kind, port GUID, port) → index. A port listed twice, or a
-    // CA/router port GUID used by two ports, is an error.
-    let mut own: HashMap<(NodeKind, u64, u32), usize> = HashMap::with_capacity(lines.len());
-    let mut ca_port_guid: HashMap<u64, usize> = HashMap::new();
-    let switch_guids: HashSet<u64> = lines
-        .iter()
-        .filter(|p| p.local.kind == NodeKind::Switch)
-        .map(|p| p.local.guid)
-        .collect();
-    for (i, p) in lines.iter().enumerate() {
-        let e = &p.local;
-        if let Some(&j) = own.get(&(e.kind, e.guid, e.port)) {
-            return Err(perr(
-                p.line,
-                format!(
-                    "port {} is listed twice (lines {} and {})",
-                    show(e),
-                    lines.get(j).map_or(0, |q| q.line),
-                    p.line
-                ),
-            ));
-        }
-        if e.kind != NodeKind::Switch {
-            if let Some(&j) = ca_port_guid.get(&e.guid) {
-                let other = lines.get(j).map(|q| q.local);
-                return Err(perr(
-                    p.line,
-                    format!(
-                        "port GUID 0x{:016x} is used by {} and by {} (line {})",
-                        e.guid,
-                        show(e),
-                        other.map_or_else(String::new, |o| show(&o)),
-                        lines.get(j).map_or(0, |q| q.line)
-                    ),
-                ));
-            }
-            ca_port_guid.insert(e.guid, i);
-        }
-        own.insert((e.kind, e.guid, e.port), i);
-    }
-    if let Some(p) = lines
-        .iter()
-        .find(|p| p.local.kind != NodeKind::Switch && switch_guids.contains(&p.local.guid))
-    {
-        return Err(perr(
-            p.line,
-            format!(
-                "port GUID 0x{:016x} of {} is also a switch's GUID",
-                p.local.guid,
-                show(&p.local)
-            ),
-        ));
-    }
-    let reverse_of = |p: &PortLine| {
-        let peer = p.peer?;
-        own.get(&(peer.kind, peer.guid, peer.port))
-            .and_then(|&j| lines.get(j))
-    };
+    let report = Report::index(lines)?;
     let descs: Vec<&[u8]> = lines
         .iter()
-        .map(|p| local_description(p, reverse_of(p)))
+        .map(|p| local_description(p, report.reverse_of(p)))
         .collect();
-
-    // Can CA/router node GUIDs be derived as port GUID − port?
-    // Only the structure decides (descriptions are not cross-checked, so an edited one
-    // must not change every node's identity): no derived GUID may be 0, a switch's GUID or
-    // a port GUID (under the rule node and port GUIDs never meet), and the ports joined
-    // into one node must have one type.
-    let mut groups: HashMap<u64, NodeKind> = HashMap::new();
-    let derive = lines.iter().all(|p| {
-        let e = &p.local;
-        if e.kind == NodeKind::Switch {
-            return true;
-        }
-        let Some(g) = derived(e) else { return false };
-        if switch_guids.contains(&g) || ca_port_guid.contains_key(&g) {
-            return false;
-        }
-        *groups.entry(g).or_insert(e.kind) == e.kind
-    });
-    let key = |e: &End| -> Option<u64> {
-        match e.kind {
-            NodeKind::Switch => Some(e.guid),
-            _ if derive => derived(e),
-            _ => Some(e.guid),
-        }
-    };
-
-    // Nodes, in order of their first line.
-    let mut nodes: Vec<IbNode> = Vec::new();
-    let mut by_guid: HashMap<u64, u32> = HashMap::new();
-    for (p, &d) in lines.iter().zip(&descs) {
-        let e = &p.local;
-        let guid = key(e).unwrap_or(e.guid);
-        match by_guid.get(&guid).and_then(|&i| nodes.get_mut(i as usize)) {
-            Some(n) => {
-                if n.kind != e.kind {
-                    return Err(perr(
-                        p.line,
-                        format!(
-                            "GUID 0x{guid:016x} is a {} here but a {} on line {}",
-                            e.kind, n.kind, n.line
-                        ),
-                    ));
-                }
-                if n.description.as_bytes() != d
-                    && String::from_utf8_lossy(d) != n.description.as_str()
-                {
-                    return Err(perr(
-                        p.line,
-                        format!(
-                            "{} 0x{guid:016x}: this port's description `{}` differs from line \
-                             {}'s `{}`, but all ports of a node share its NodeDescription{}",
-                            e.kind,
-                            d.escape_ascii(),
-                            n.line,
-                            n.description.escape_default(),
-                            if e.kind == NodeKind::Switch {
-                                ""
-                            } else {
-                                " (CA and router node GUIDs are derived as port GUID − port \
-                                 number; if these adapters number their ports otherwise, the \
-                                 derivation is wrong here)"
-                            }
-                        ),
-                    ));
-                }
-                if n.kind == NodeKind::Switch {
-                    if n.lid != Some(e.lid) {
-                        return Err(perr(
-                            p.line,
-                            format!(
-                                "switch 0x{guid:016x} has LID {} here but LID {} on line {} (a \
-                                 switch has one LID, that of port 0)",
-                                e.lid,
-                                n.lid.unwrap_or(0),
-                                n.line
-                            ),
-                        ));
-                    }
-                    n.num_ports = n.num_ports.max(e.port);
-                }
-            }
-            None => {
-                by_guid.insert(guid, nodes.len() as u32);
-                let is_switch = e.kind == NodeKind::Switch;
-                nodes.push(IbNode {
-                    kind: e.kind,
-                    guid,
-                    description: String::from_utf8_lossy(d).into_owned(),
-                    num_ports: if is_switch { e.port } else { 0 },
-                    lid: is_switch.then_some(e.lid),
-                    line: p.line,
-                });
-            }
-        }
-    }
-
-    // Half-links, checked against the peer's own line first (for precise messages).
-    let port_guid = |e: &End| (e.kind != NodeKind::Switch).then_some(e.guid);
+    let (nodes, by_guid) = report.nodes(&descs)?;
     let mut halves = Vec::with_capacity(lines.len());
     let mut port_lids = Vec::new();
     for p in lines {
         let Some(peer) = p.peer else { continue };
         let e = &p.local;
-        let fail = |message: String| Err(perr(p.line, message));
-        let node = key(e).and_then(|g| by_guid.get(&g).copied()).unwrap_or(0);
-        let Some(back) = own
-            .get(&(peer.kind, peer.guid, peer.port))
-            .and_then(|&j| lines.get(j))
-        else {
-            return fail(format!(
-                "{} is cabled to {}, but no line lists that port as its own (each link must \
-                 appear twice, once from each end)",
-                show(e),
-                show(&peer)
-            ));
-        };
-        if back.local.lid != peer.lid {
-            return fail(format!(
-                "{} is cabled to {} with LID {}, but that port's own line (line {}) gives LID {}",
-                show(e),
-                show(&peer),
-                peer.lid,
-                back.line,
-                back.local.lid
-            ));
-        }
-        match back.peer {
-            None => {
-                return fail(format!(
-                    "{} is cabled to {}, but that port's own line (line {}) lists it as \
-                     unconnected",
-                    show(e),
-                    show(&peer),
-                    back.line
-                ))
-            }
-            Some(bp) if bp != *e => {
-                return fail(format!(
-                    "the two ends of a link disagree: {} (line {}) says it is cabled to {}, but \
-                     {} (line {}) says it is cabled to {}{}",
-                    show(e),
-                    p.line,
-                    show(&peer),
-                    show(&peer),
-                    back.line,
-                    show(&bp),
-                    if (bp.kind, bp.guid, bp.port) == (e.kind, e.guid, e.port) {
-                        format!(" with LID {} (this line gives LID {})", bp.lid, e.lid)
-                    } else {
-                        String::new()
-                    }
-                ))
-            }
-            Some(_) => {}
-        }
-        let Some(peer_guid) = key(&peer) else {
-            return fail(format!("{} has no node GUID", show(&peer)));
-        };
-        halves.push(HalfLink {
-            node,
-            port: e.port,
-            own_port_guid: port_guid(e),
-            peer_guid,
-            peer_kind: peer.kind,
-            peer_port: peer.port,
-            peer_port_guid: port_guid(&peer),
-            line: p.line,
-        });
+        let node = report
+            .key(e)
+            .and_then(|g| by_guid.get(&g).copied())
+            .unwrap_or(0);
+        halves.push(report.half_link(p, node, &peer)?);
         if e.kind != NodeKind::Switch {
             port_lids.push(IbPortLid {
                 node,
@@ -595,26 +397,7 @@ fn build(lines: &[PortLine]) -> Result<IbTopology, ParseError> {
         }
     }
     let links = pair_half_links(&nodes, &by_guid, &halves, LinkSource::Lst)?;
-    // Discovery reaches every node through a cable, so in a report of several nodes a node
-    // without a connected port comes from a damaged line (e.g. an edited GUID).
-    if nodes.len() > 1 {
-        let mut cabled = vec![false; nodes.len()];
-        for h in &halves {
-            if let Some(c) = cabled.get_mut(h.node as usize) {
-                *c = true;
-            }
-        }
-        if let Some((n, _)) = nodes.iter().zip(&cabled).find(|(_, &c)| !c) {
-            return Err(perr(
-                n.line,
-                format!(
-                    "{} 0x{:016x} has no connected port, but `ibnetdiscover` reaches every node \
-                     of a fabric through a cable; is a GUID on this line wrong?",
-                    n.kind, n.guid
-                ),
-            ));
-        }
-    }
+    all_cabled(&nodes, &halves)?;
     port_lids.sort_unstable_by_key(|p| (p.node, p.port));
     Ok(IbTopology {
         nodes,
@@ -623,15 +406,300 @@ fn build(lines: &[PortLine]) -> Result<IbTopology, ParseError> {
     })
 }
 
+/// The port lines indexed by their own port, and how node GUIDs follow from port GUIDs.
+struct Report<'a> {
+    lines: &'a [PortLine],
+    /// Each port's own line: (kind, port GUID, port) → index.
+    own: HashMap<(NodeKind, u64, u32), usize>,
+    /// Whether CA/router node GUIDs are derived as port GUID − port.
+    derive: bool,
+}
+
+impl<'a> Report<'a> {
+    /// Indexes every port's own line. A port listed twice, a CA/router port GUID used by
+    /// two ports or also a switch's GUID, is an error.
+    fn index(lines: &'a [PortLine]) -> Result<Self, LocatedError> {
+        let mut own: HashMap<(NodeKind, u64, u32), usize> = HashMap::with_capacity(lines.len());
+        let mut ca_port_guid: HashMap<u64, usize> = HashMap::new();
+        let switch_guids: HashSet<u64> = lines
+            .iter()
+            .filter(|p| p.local.kind == NodeKind::Switch)
+            .map(|p| p.local.guid)
+            .collect();
+        for (i, p) in lines.iter().enumerate() {
+            let e = &p.local;
+            if let Some(&j) = own.get(&(e.kind, e.guid, e.port)) {
+                return Err(perr(
+                    p.line,
+                    format!(
+                        "port {} is listed twice (lines {} and {})",
+                        show(e),
+                        lines.get(j).map_or(0, |q| q.line),
+                        p.line
+                    ),
+                ));
+            }
+            if e.kind != NodeKind::Switch {
+                if let Some(&j) = ca_port_guid.get(&e.guid) {
+                    let other = lines.get(j).map(|q| q.local);
+                    return Err(perr(
+                        p.line,
+                        format!(
+                            "port GUID 0x{:016x} is used by {} and by {} (line {})",
+                            e.guid,
+                            show(e),
+                            other.map_or_else(String::new, |o| show(&o)),
+                            lines.get(j).map_or(0, |q| q.line)
+                        ),
+                    ));
+                }
+                ca_port_guid.insert(e.guid, i);
+            }
+            own.insert((e.kind, e.guid, e.port), i);
+        }
+        if let Some(p) = lines
+            .iter()
+            .find(|p| p.local.kind != NodeKind::Switch && switch_guids.contains(&p.local.guid))
+        {
+            return Err(perr(
+                p.line,
+                format!(
+                    "port GUID 0x{:016x} of {} is also a switch's GUID",
+                    p.local.guid,
+                    show(&p.local)
+                ),
+            ));
+        }
+        Ok(Report {
+            lines,
+            own,
+            derive: derivable(lines, &switch_guids, &ca_port_guid),
+        })
+    }
+
+    /// The own line of the port `p` is cabled to, if any.
+    fn reverse_of(&self, p: &PortLine) -> Option<&'a PortLine> {
+        let peer = p.peer?;
+        self.own
+            .get(&(peer.kind, peer.guid, peer.port))
+            .and_then(|&j| self.lines.get(j))
+    }
+
+    /// The node GUID of an end.
+    fn key(&self, e: &End) -> Option<u64> {
+        match e.kind {
+            NodeKind::Switch => Some(e.guid),
+            _ if self.derive => derived(e),
+            _ => Some(e.guid),
+        }
+    }
+
+    /// The nodes, in order of their first line (`descs`: each line's local description),
+    /// and node GUID → index. Lines of one node must agree on its kind, description and
+    /// (switches) LID.
+    fn nodes(&self, descs: &[&[u8]]) -> Result<(Vec<IbNode>, HashMap<u64, u32>), LocatedError> {
+        let mut nodes: Vec<IbNode> = Vec::new();
+        let mut by_guid: HashMap<u64, u32> = HashMap::new();
+        for (p, &d) in self.lines.iter().zip(descs) {
+            let e = &p.local;
+            let guid = self.key(e).unwrap_or(e.guid);
+            match by_guid.get(&guid).and_then(|&i| nodes.get_mut(i as usize)) {
+                Some(n) => same_node(n, p, guid, d)?,
+                None => {
+                    by_guid.insert(guid, nodes.len() as u32);
+                    let is_switch = e.kind == NodeKind::Switch;
+                    nodes.push(IbNode {
+                        kind: e.kind,
+                        guid,
+                        description: String::from_utf8_lossy(d).into_owned(),
+                        num_ports: if is_switch { e.port } else { 0 },
+                        lid: is_switch.then_some(e.lid),
+                        line: p.line,
+                    });
+                }
+            }
+        }
+        Ok((nodes, by_guid))
+    }
+
+    /// Line `p` (of node `node`, cabled to `peer`) as a half-link, checked against the
+    /// peer's own line first (for precise messages).
+    fn half_link(&self, p: &PortLine, node: u32, peer: &End) -> Result<HalfLink, LocatedError> {
+        let e = &p.local;
+        let fail = |message: String| Err(perr(p.line, message));
+        let Some(back) = self.reverse_of(p) else {
+            return fail(format!(
+                "{} is cabled to {}, but no line lists that port as its own (each link must \
+                 appear twice, once from each end)",
+                show(e),
+                show(peer)
+            ));
+        };
+        if back.local.lid != peer.lid {
+            return fail(format!(
+                "{} is cabled to {} with LID {}, but that port's own line (line {}) gives LID {}",
+                show(e),
+                show(peer),
+                peer.lid,
+                back.line,
+                back.local.lid
+            ));
+        }
+        match back.peer {
+            None => {
+                return fail(format!(
+                    "{} is cabled to {}, but that port's own line (line {}) lists it as \
+                     unconnected",
+                    show(e),
+                    show(peer),
+                    back.line
+                ))
+            }
+            Some(bp) if bp != *e => {
+                return fail(format!(
+                    "the two ends of a link disagree: {} (line {}) says it is cabled to {}, but \
+                     {} (line {}) says it is cabled to {}{}",
+                    show(e),
+                    p.line,
+                    show(peer),
+                    show(peer),
+                    back.line,
+                    show(&bp),
+                    if (bp.kind, bp.guid, bp.port) == (e.kind, e.guid, e.port) {
+                        format!(" with LID {} (this line gives LID {})", bp.lid, e.lid)
+                    } else {
+                        String::new()
+                    }
+                ))
+            }
+            Some(_) => {}
+        }
+        let Some(peer_guid) = self.key(peer) else {
+            return fail(format!("{} has no node GUID", show(peer)));
+        };
+        let port_guid = |e: &End| (e.kind != NodeKind::Switch).then_some(e.guid);
+        Ok(HalfLink {
+            node,
+            port: e.port,
+            own_port_guid: port_guid(e),
+            peer_guid,
+            peer_kind: peer.kind,
+            peer_port: peer.port,
+            peer_port_guid: port_guid(peer),
+            line: p.line,
+        })
+    }
+}
+
+/// Whether CA/router node GUIDs can be derived as port GUID − port. Only the structure
+/// decides (descriptions are not cross-checked, so an edited one must not change every
+/// node's identity): no derived GUID may be 0, a switch's GUID or a port GUID (under the
+/// rule node and port GUIDs never meet), and the ports joined into one node must have one
+/// type.
+fn derivable(
+    lines: &[PortLine],
+    switch_guids: &HashSet<u64>,
+    ca_port_guid: &HashMap<u64, usize>,
+) -> bool {
+    let mut groups: HashMap<u64, NodeKind> = HashMap::new();
+    lines.iter().all(|p| {
+        let e = &p.local;
+        if e.kind == NodeKind::Switch {
+            return true;
+        }
+        let Some(g) = derived(e) else { return false };
+        if switch_guids.contains(&g) || ca_port_guid.contains_key(&g) {
+            return false;
+        }
+        *groups.entry(g).or_insert(e.kind) == e.kind
+    })
+}
+
+/// Checks that line `p` (local description `d`) fits node `n` (GUID `guid`) that an
+/// earlier line created, and counts a switch's ports.
+fn same_node(n: &mut IbNode, p: &PortLine, guid: u64, d: &[u8]) -> Result<(), LocatedError> {
+    let e = &p.local;
+    if n.kind != e.kind {
+        return Err(perr(
+            p.line,
+            format!(
+                "GUID 0x{guid:016x} is a {} here but a {} on line {}",
+                e.kind, n.kind, n.line
+            ),
+        ));
+    }
+    if n.description.as_bytes() != d && String::from_utf8_lossy(d) != n.description.as_str() {
+        return Err(perr(
+            p.line,
+            format!(
+                "{} 0x{guid:016x}: this port's description `{}` differs from line \
+                 {}'s `{}`, but all ports of a node share its NodeDescription{}",
+                e.kind,
+                d.escape_ascii(),
+                n.line,
+                n.description.escape_default(),
+                if e.kind == NodeKind::Switch {
+                    ""
+                } else {
+                    " (CA and router node GUIDs are derived as port GUID − port \
+                     number; if these adapters number their ports otherwise, the \
+                     derivation is wrong here)"
+                }
+            ),
+        ));
+    }
+    if n.kind == NodeKind::Switch {
+        if n.lid != Some(e.lid) {
+            return Err(perr(
+                p.line,
+                format!(
+                    "switch 0x{guid:016x} has LID {} here but LID {} on line {} (a \
+                     switch has one LID, that of port 0)",
+                    e.lid,
+                    n.lid.unwrap_or(0),
+                    n.line
+                ),
+            ));
+        }
+        n.num_ports = n.num_ports.max(e.port);
+    }
+    Ok(())
+}
+
+/// Discovery reaches every node through a cable, so in a report of several nodes a node
+/// without a connected port comes from a damaged line (e.g. an edited GUID).
+fn all_cabled(nodes: &[IbNode], halves: &[HalfLink]) -> Result<(), LocatedError> {
+    if nodes.len() <= 1 {
+        return Ok(());
+    }
+    let mut cabled = vec![false; nodes.len()];
+    for h in halves {
+        if let Some(c) = cabled.get_mut(h.node as usize) {
+            *c = true;
+        }
+    }
+    match nodes.iter().zip(&cabled).find(|(_, &c)| !c) {
+        Some((n, _)) => Err(perr(
+            n.line,
+            format!(
+                "{} 0x{:016x} has no connected port, but `ibnetdiscover` reaches every node \
+                 of a fabric through a cable; is a GUID on this line wrong?",
+                n.kind, n.guid
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn parse(s: &str) -> Result<IbTopology, ParseError> {
+    fn parse(s: &str) -> Result<IbTopology, LocatedError> {
         parse_ports_report(s.as_bytes())
     }
 
-    fn err(s: &str) -> ParseError {
+    fn err(s: &str) -> LocatedError {
         match parse(s) {
             Ok(t) => panic!("expected an error, got {t:?}"),
             Err(e) => e,
@@ -730,7 +798,7 @@ SW     2  2 0x0000000000200000 4x SDR - CA     5  2 0x0000000000100002 ( 's' - '
             "0x0000000000100002 4x SDR - SW     2  2 0x0000000000200000 ( 'a'",
             "0x0000000000100002 4x SDR - SW     2  2 0x0000000000200000 ( 'b'",
         ));
-        assert_eq!(e.line, 2);
+        assert_eq!(e.line, Some(2));
         assert!(e.message.contains("line 1's `a`"), "{}", e.message);
         // A derived GUID equal to a port GUID (adapters with node GUID = port GUID, such as
         // QLogic's, with consecutive GUIDs): every CA port is its own node.
@@ -748,7 +816,7 @@ SW     2  2 0x0000000000200000 4x SDR - CA     5  1 0x0000000000100002 ( 's' - '
             "{text}SW     2  8 0x0000000000200001 4x SDR                                    's'\n"
         );
         let e = err(&phantom);
-        assert_eq!(e.line, 5);
+        assert_eq!(e.line, Some(5));
         assert!(e.message.contains("no connected port"), "{}", e.message);
         // A derived GUID equal to a switch GUID also disables the derivation.
         let clash = "\
@@ -783,10 +851,10 @@ SW     2  2 0x0000000000200000 4x SDR                                    's' - '
         assert_eq!(t.nodes[0].line, 3);
         for cut in ["S", "C", "R", "SW", "CA     5"] {
             let e = err(&format!("{ROUTER}{cut}\n"));
-            assert_eq!(e.line, 13, "{cut}: {}", e.message);
+            assert_eq!(e.line, Some(13), "{cut}: {}", e.message);
         }
         let e = err("");
-        assert_eq!(e.line, 0);
+        assert_eq!(e.line, None);
         assert!(e.message.contains("no port lines"), "{}", e.message);
     }
 
@@ -812,7 +880,7 @@ SW     2  2 0x0000000000200000 4x SDR                                    's' - '
         ];
         for (line, needle) in cases {
             let e = err(&format!("{line}\n"));
-            assert_eq!(e.line, 1, "{line}");
+            assert_eq!(e.line, Some(1), "{line}");
             assert!(e.message.contains(needle), "{line}: {}", e.message);
         }
         // The good line alone fails only for the missing other end.
@@ -837,49 +905,49 @@ SW     2  2 0x0000000000200000 4x SDR                                    's' - '
             0,
             "RT     4  1 0x0000000000300001 4x SDR - SW     9  3 0x0000000000200000 ( 'Router1' - 'Switch1' )",
         ));
-        assert_eq!(e.line, 1);
+        assert_eq!(e.line, Some(1));
         assert!(e.message.contains("gives LID 2"), "{}", e.message);
         // A switch whose lines disagree on the LID.
         let e = err(&with(
             4,
             "SW     3  7 0x0000000000200000 4x SDR                                    'Switch1'",
         ));
-        assert_eq!(e.line, 5);
+        assert_eq!(e.line, Some(5));
         assert!(e.message.contains("one LID"), "{}", e.message);
         // The peer says it is unconnected.
         let e = err(&with(
             8,
             "SW     2  3 0x0000000000200000 4x SDR                                    'Switch1'",
         ));
-        assert_eq!(e.line, 1);
+        assert_eq!(e.line, Some(1));
         assert!(e.message.contains("unconnected"), "{}", e.message);
         // The peer points elsewhere.
         let e = err(&with(
             8,
             "SW     2  3 0x0000000000200000 4x SDR - CA     1  1 0x0000000000100004 ( 'Switch1' - 'Hca2' )",
         ));
-        assert_eq!(e.line, 1);
+        assert_eq!(e.line, Some(1));
         assert!(e.message.contains("disagree"), "{}", e.message);
         // The peer's own line gives this port another LID.
         let e = err(&with(
             8,
             "SW     2  3 0x0000000000200000 4x SDR - RT     7  1 0x0000000000300001 ( 'Switch1' - 'Router1' )",
         ));
-        assert_eq!(e.line, 1);
+        assert_eq!(e.line, Some(1));
         assert!(e.message.contains("with LID 7"), "{}", e.message);
         // A port listed twice; a port GUID on two ports; a kind clash.
         let e = err(&format!("{ROUTER}{}\n", lines[11]));
-        assert_eq!(e.line, 13);
+        assert_eq!(e.line, Some(13));
         assert!(e.message.contains("listed twice"), "{}", e.message);
         let e = err(&format!(
             "{ROUTER}CA     9  2 0x0000000000100004 4x SDR                                    'x'\n"
         ));
-        assert_eq!(e.line, 13);
+        assert_eq!(e.line, Some(13));
         assert!(e.message.contains("used by"), "{}", e.message);
         let e = err(&format!(
             "{ROUTER}CA     9  1 0x0000000000200000 4x SDR                                    'x'\n"
         ));
-        assert_eq!(e.line, 13);
+        assert_eq!(e.line, Some(13));
         assert!(e.message.contains("also a switch's GUID"), "{}", e.message);
         // Cabled to itself.
         let e = err(

@@ -35,7 +35,9 @@ use std::fmt;
 use std::io::{BufRead, Cursor, Read};
 
 use super::ibnetdiscover::{HEADER_KEYWORDS, ID_KEYWORDS};
-use crate::ib::{IbTopology, ParseError};
+use super::text::perr;
+use crate::error::LocatedError;
+use crate::ib::IbTopology;
 
 /// The text layouts a topology can be given in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -106,19 +108,19 @@ pub fn detect_topology_format(first_bytes: &[u8]) -> Option<TopologyFormat> {
 /// before the first decisive one are buffered.
 pub fn parse_topology<R: BufRead>(
     mut reader: R,
-) -> Result<(IbTopology, TopologyFormat), ParseError> {
+) -> Result<(IbTopology, TopologyFormat), LocatedError> {
     let mut head = Vec::new();
     let mut line: u32 = 0;
     let mut first_text: Option<(u32, Vec<u8>)> = None;
     let mut weak = None;
     let format = loop {
         let start = head.len();
-        let n = reader
-            .read_until(b'\n', &mut head)
-            .map_err(|e| ParseError {
-                line: line.saturating_add(1),
-                message: format!("cannot read the input: {e}"),
-            })?;
+        let n = reader.read_until(b'\n', &mut head).map_err(|e| {
+            perr(
+                line.saturating_add(1),
+                format!("cannot read the input: {e}"),
+            )
+        })?;
         if n == 0 {
             break weak;
         }
@@ -149,17 +151,14 @@ pub fn parse_topology<R: BufRead>(
 }
 
 /// The error for an input without a decisive line.
-fn unrecognized(first_text: Option<(u32, Vec<u8>)>) -> ParseError {
+fn unrecognized(first_text: Option<(u32, Vec<u8>)>) -> LocatedError {
     const ACCEPTED: &str = "expected ibnetdiscover output (a `#` header, then `vendid=`, \
         `Switch`/`Ca`/`Rt` and `[port]` lines), an OpenSM/ibdiagnet `.lst` link list \
         (lines like `{ SW Ports:08 … LID:0002 PN:05 } { … } PHY=4x LOG=ACT`), an ibsim net \
         file (`Switch\t8 \"sw1\"` then `[1]\t\"node1\"[1]` lines) or an `ibnetdiscover -p` \
         ports report (lines like `CA    80  1 0x000000000010001f 4x SDR - SW    16  4 …`)";
     let Some((line, text)) = first_text else {
-        return ParseError {
-            line: 0,
-            message: format!("the topology input is empty: {ACCEPTED}"),
-        };
+        return perr(0, format!("the topology input is empty: {ACCEPTED}"));
     };
     let words: Vec<&[u8]> = text
         .split(|b| matches!(b, b' ' | b'\t'))
@@ -173,14 +172,14 @@ fn unrecognized(first_text: Option<(u32, Vec<u8>)>) -> ParseError {
         ""
     };
     let shown: &[u8] = text.get(..60).unwrap_or(&text);
-    ParseError {
+    perr(
         line,
-        message: format!(
+        format!(
             "unrecognized topology format: {ACCEPTED}; found `{}`{}{hint}",
             shown.escape_ascii(),
             if text.len() > 60 { "…" } else { "" }
         ),
-    }
+    )
 }
 
 /// `s` without blanks (and a `\r`) at either end.
@@ -479,16 +478,16 @@ CA     1  1 0x0000000000100004 4x SDR - SW     2  4 0x0000000000200000 ( 'Hca2' 
         // An error after the noise is reported at the right line.
         let broken = noisy.replace("lid 1 4xSDR\n", "lid 1 4xSD\n");
         let e = parse_topology(broken.as_bytes()).unwrap_err();
-        assert_eq!(e.line, 5, "{}", e.message);
+        assert_eq!(e.line, Some(5), "{}", e.message);
     }
 
     #[test]
     fn unrecognized_input() {
         let e = parse_topology(&b""[..]).unwrap_err();
-        assert_eq!(e.line, 0);
+        assert_eq!(e.line, None);
         assert!(e.message.contains("empty"), "{}", e.message);
         let e = parse_topology(&b"\n\nhello world\nmore\n"[..]).unwrap_err();
-        assert_eq!(e.line, 3);
+        assert_eq!(e.line, Some(3));
         assert!(
             e.message.contains("unrecognized topology format"),
             "{}",
@@ -496,23 +495,23 @@ CA     1  1 0x0000000000100004 4x SDR - SW     2  4 0x0000000000200000 ( 'Hca2' 
         );
         assert!(e.message.contains("`hello world`"), "{}", e.message);
         let e = parse_topology(&b"\n0x0000000000100004 0x0001 0x0001\n\n"[..]).unwrap_err();
-        assert_eq!(e.line, 2);
+        assert_eq!(e.line, Some(2));
         assert!(e.message.contains("guid2lid"), "{}", e.message);
     }
 
     #[test]
     fn parser_errors_pass_through() {
         let e = parse_topology(&b"{ SW\n"[..]).unwrap_err();
-        assert_eq!(e.line, 1);
+        assert_eq!(e.line, Some(1));
         assert!(e.message.contains("link line"), "{}", e.message);
         let e = parse_topology(&b"#\n#\n"[..]).unwrap_err();
-        assert_eq!(e.line, 0);
+        assert_eq!(e.line, None);
         assert!(e.message.contains("no node records"), "{}", e.message);
         let e = parse_topology(&b"Switch 1 \"a\"\n\ninclude \"b\"\n"[..]).unwrap_err();
-        assert_eq!(e.line, 3);
+        assert_eq!(e.line, Some(3));
         assert!(e.message.contains("include"), "{}", e.message);
         let e = parse_topology(&b"SW     2  4 0x0000000000200000 4x SDR - CA\n"[..]).unwrap_err();
-        assert_eq!(e.line, 1);
+        assert_eq!(e.line, Some(1));
         assert!(e.message.contains("ports report line"), "{}", e.message);
     }
 }

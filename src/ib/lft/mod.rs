@@ -15,12 +15,12 @@
 //!
 //! LIDs are hexadecimal (either case), ports decimal. Port 255, an `illegal port`
 //! destination (`ibroute -a`: the port exceeds the switch's port count) and
-//! `UNREACHABLE` mean [`NO_ROUTE`]; LIDs without a row have no route either. A table's
-//! [`SwitchLft::ports`] covers LIDs `0 ..= max(header range end, highest listed LID)`.
+//! `UNREACHABLE` mean [`NO_ROUTE`](crate::ib::NO_ROUTE); LIDs without a row have no route either. A table's
+//! [`SwitchLft::ports`](crate::ib::SwitchLft::ports) covers LIDs `0 ..= max(header range end, highest listed LID)`.
 //!
 //! # Switch LIDs
 //!
-//! [`SwitchLft::lid`] is the `Lid N` of the header. Headers without it (`dump_fts` DR
+//! [`SwitchLft::lid`](crate::ib::SwitchLft::lid) is the `Lid N` of the header. Headers without it (`dump_fts` DR
 //! paths, `.fdbs`) take the one LID (≠ 0) that the table routes to port 0, if exactly one
 //! does; otherwise the LID stays unknown. Old OpenSM (≈ 2007) `opensm-lfts.dump` files,
 //! recognised by a hexadecimal range with a quoted description, printed the LID in
@@ -59,11 +59,32 @@
 //! (one byte per LID and switch) plus a fixed 192 KiB duplicate-detection table and
 //! one line (at most 1 MiB). A 230 MB `opensm-lfts.dump` (4096 hosts) takes a fraction
 //! of a second.
+//!
+//! This folder holds the entry points, the line splitting and the byte helpers shared by
+//! its files; `header.rs` reads switch headers, `rows.rs` rows and footers, `tables.rs`
+//! the state machine over the lines. It may use the model of [`crate::ib`], its
+//! [`LocatedError`] helper (`ib/text.rs`) and [`crate::error`].
 
-use std::collections::HashMap;
 use std::io::{BufRead, ErrorKind};
 
-use crate::ib::{LftLayout, Lfts, ParseError, SwitchLft, NO_ROUTE};
+use crate::error::LocatedError;
+use crate::ib::text::perr;
+use crate::ib::{LftLayout, Lfts};
+
+/// What is wrong with one line, as a [`LocatedError`] without a position yet: the table
+/// reader adds the line number and quotes the line (`format!` arguments).
+macro_rules! malformed {
+    ($($arg:tt)*) => {
+        LocatedError::new("", format!($($arg)*))
+    };
+}
+
+mod header;
+mod rows;
+mod tables;
+
+use header::parse_header;
+use tables::Parser;
 
 /// The highest unicast LID; higher LIDs are multicast (or the permissive LID).
 const MAX_UNICAST_LID: u32 = 0xBFFF;
@@ -93,7 +114,7 @@ pub fn detect_lft_layout(line: &str) -> Option<LftLayout> {
 ///
 /// # Errors
 ///
-/// A [`ParseError`] with the 1-based line at fault (0 when the input as a whole is
+/// A [`LocatedError`] with the 1-based line at fault (0 when the input as a whole is
 /// wrong: empty, or without any switch table) for read errors, malformed headers, rows
 /// or footers, out-of-range LIDs or ports, conflicting duplicate rows, duplicate
 /// switches, missing or disagreeing footers, mixed layouts, and unexpected lines inside
@@ -103,7 +124,7 @@ pub fn detect_lft_layout(line: &str) -> Option<LftLayout> {
 /// # Complexity
 ///
 /// O(input bytes) time; memory O(result) plus a fixed 192 KiB scratch table.
-pub fn parse_lfts<R: BufRead>(mut reader: R) -> Result<Lfts, ParseError> {
+pub fn parse_lfts<R: BufRead>(mut reader: R) -> Result<Lfts, LocatedError> {
     let mut parser = Parser::new();
     // A line straddling the reader's buffer is assembled here; other lines are parsed
     // in place.
@@ -114,7 +135,7 @@ pub fn parse_lfts<R: BufRead>(mut reader: R) -> Result<Lfts, ParseError> {
             Ok(chunk) => chunk,
             Err(e) if e.kind() == ErrorKind::Interrupted => continue,
             Err(e) => {
-                return Err(err(line_no.saturating_add(1), format!("read error: {e}")));
+                return Err(perr(line_no.saturating_add(1), format!("read error: {e}")));
             }
         };
         if chunk.is_empty() {
@@ -150,21 +171,14 @@ pub fn parse_lfts<R: BufRead>(mut reader: R) -> Result<Lfts, ParseError> {
 }
 
 /// Rejects absurdly long lines (binary input) before they exhaust memory.
-fn check_line_length(len: usize, line: u32) -> Result<(), ParseError> {
+fn check_line_length(len: usize, line: u32) -> Result<(), LocatedError> {
     if len > MAX_LINE {
-        Err(err(
+        Err(perr(
             line,
             format!("line longer than {MAX_LINE} bytes: not a forwarding-table dump"),
         ))
     } else {
         Ok(())
-    }
-}
-
-fn err(line: u32, message: impl Into<String>) -> ParseError {
-    ParseError {
-        line,
-        message: message.into(),
     }
 }
 
@@ -239,675 +253,16 @@ fn words(line: &[u8]) -> impl Iterator<Item = &[u8]> {
         .filter(|w| !w.is_empty())
 }
 
-/// A parsed switch header.
-#[derive(Debug)]
-struct Header {
-    layout: LftLayout,
-    guid: u64,
-    /// The switch LID, when the header states it reliably.
-    lid: Option<u32>,
-    /// The LID range of a `Unicast lids` header.
-    range: Option<(u32, u32)>,
-}
-
-/// Parses a switch header: `Ok(None)` when the line is no header at all, `Err` when it
-/// starts like one but is malformed (cut short, for instance).
-fn parse_header(line: &[u8]) -> Result<Option<Header>, String> {
-    if let Some(rest) = line.strip_prefix(b"Unicast lids [") {
-        parse_unicast_header(rest).map(Some)
-    } else if words(line)
-        .next()
-        .is_some_and(|w| w.ends_with(b"dump_ucast_routes:"))
-    {
-        parse_fdbs_header(line).map(Some)
-    } else {
-        Ok(None)
-    }
-}
-
-/// The 16 hex digits of a GUID at the start of `s`, and the rest.
-fn guid_prefix(s: &[u8]) -> Result<(u64, &[u8]), String> {
-    let (digits, rest) = split_digits(s, true);
-    if digits.len() != 16 {
-        return Err(format!(
-            "the switch GUID has {} hex digits, expected 16",
-            digits.len()
-        ));
-    }
-    let guid = digits.iter().fold(0u64, |acc, &b| {
-        (acc << 4) | u64::from((b as char).to_digit(16).unwrap_or(0))
-    });
-    Ok((guid, rest))
-}
-
-/// `Unicast lids [` has been stripped from `rest`.
-fn parse_unicast_header(rest: &[u8]) -> Result<Header, String> {
-    const SHAPE: &str = "expected `Unicast lids [<lo>-<hi>] of switch <Lid N | DR path …> \
-                         guid 0x<16 hex> (<description>):`";
-    let close = rest
-        .iter()
-        .position(|&b| b == b']')
-        .ok_or_else(|| format!("malformed switch header (no `]`): {SHAPE}"))?;
-    let range = &rest[..close];
-    let dash = range
-        .iter()
-        .position(|&b| b == b'-')
-        .ok_or_else(|| format!("malformed LID range (no `-`): {SHAPE}"))?;
-    let (lo, lo_hex) = range_bound(&range[..dash])?;
-    let (hi, hi_hex) = range_bound(&range[dash + 1..])?;
-    if lo_hex != hi_hex {
-        return Err("the LID range mixes hexadecimal and decimal bounds".into());
-    }
-    if lo > hi {
-        return Err(format!("the LID range {lo}-{hi} is empty"));
-    }
-    if hi > MAX_UNICAST_LID {
-        return Err(format!(
-            "the LID range ends at {hi:#x}, beyond the highest unicast LID {MAX_UNICAST_LID:#x}"
-        ));
-    }
-    let rest = rest[close + 1..]
-        .strip_prefix(b" of switch ")
-        .ok_or_else(|| format!("malformed switch header (no ` of switch `): {SHAPE}"))?;
-    let at = find(rest, b" guid 0x")
-        .ok_or_else(|| format!("malformed switch header (no ` guid 0x`): {SHAPE}"))?;
-    let port_id = &rest[..at];
-    let (guid, rest) = guid_prefix(&rest[at + 8..])?;
-    let desc = rest
-        .strip_prefix(b" (")
-        .and_then(|r| r.strip_suffix(b"):"))
-        .ok_or_else(|| {
-            format!("malformed switch header (no ` (<description>):` at its end): {SHAPE}")
-        })?;
-    let quoted = desc.len() >= 2 && desc.starts_with(b"'") && desc.ends_with(b"'");
-    let layout = if !lo_hex || quoted {
-        LftLayout::OpensmLftsDump
-    } else {
-        LftLayout::Ibroute
-    };
-    // Old OpenSM (hex range, quoted description) printed the LID byte-swapped.
-    let old_opensm = lo_hex && layout == LftLayout::OpensmLftsDump;
-    let lid = match port_id.strip_prefix(b"Lid ") {
-        Some(n) if !old_opensm => match dec_u32(n) {
-            Some(0) => None,
-            Some(lid) if lid <= MAX_UNICAST_LID => Some(lid),
-            Some(lid) => {
-                return Err(format!(
-                    "the switch LID {lid} is not a unicast LID (at most {MAX_UNICAST_LID})"
-                ))
-            }
-            None => return Err(format!("malformed switch LID `Lid {}`", lossy(n))),
-        },
-        _ => None,
-    };
-    Ok(Header {
-        layout,
-        guid,
-        lid,
-        range: Some((lo, hi)),
-    })
-}
-
-fn lossy(s: &[u8]) -> String {
-    String::from_utf8_lossy(s).into_owned()
-}
-
-/// One bound of a `Unicast lids` range: its value and whether it was hexadecimal.
-fn range_bound(s: &[u8]) -> Result<(u32, bool), String> {
-    let value = match s.strip_prefix(b"0x") {
-        Some(hex) => hex_u32(hex).map(|v| (v, true)),
-        None => dec_u32(s).map(|v| (v, false)),
-    };
-    value.ok_or_else(|| format!("malformed LID range bound `{}`", lossy(s)))
-}
-
-/// `<prefix>dump_ucast_routes: Switch 0x<16 hex> [anything]`.
-fn parse_fdbs_header(line: &[u8]) -> Result<Header, String> {
-    const SHAPE: &str = "expected `dump_ucast_routes: Switch 0x<16 hex>`";
-    let mut w = words(line).skip(1);
-    if w.next() != Some(b"Switch".as_slice()) {
-        return Err(format!("malformed switch header: {SHAPE}"));
-    }
-    let hex = w
-        .next()
-        .and_then(|g| g.strip_prefix(b"0x").or_else(|| g.strip_prefix(b"0X")))
-        .ok_or_else(|| format!("malformed switch header (no `0x` GUID): {SHAPE}"))?;
-    let (guid, rest) = guid_prefix(hex)?;
-    if !rest.is_empty() {
-        return Err(format!("malformed switch GUID `0x{}`", lossy(hex)));
-    }
-    Ok(Header {
-        layout: LftLayout::Fdbs,
-        guid,
-        lid: None,
-        range: None,
-    })
-}
-
-/// Which LIDs a table routes to port 0 (to infer the switch LID).
-#[derive(Debug, Clone, Copy)]
-enum PortZero {
-    None,
-    One(u32),
-    Many,
-}
-
-/// The table being read.
-#[derive(Debug)]
-struct Table {
-    guid: u64,
-    lid: Option<u32>,
-    /// Line of the header.
-    line: u32,
-    range: Option<(u32, u32)>,
-    ports: Vec<u8>,
-    /// Row lines read (duplicates included), for the `ibroute` footer check.
-    rows: u32,
-    port_zero: PortZero,
-}
-
-#[derive(Debug)]
-enum State {
-    /// Before the first header.
-    Preamble,
-    /// Inside a switch table.
-    Table(Table),
-    /// After a footer (`Unicast lids` layouts).
-    Between,
-}
-
-struct Parser {
-    /// The layout, fixed by the first header, and that header's line.
-    layout: Option<(LftLayout, u32)>,
-    state: State,
-    switches: Vec<SwitchLft>,
-    /// Header line of each switch GUID seen.
-    guid_lines: HashMap<u64, u32>,
-    /// Per LID: the line of the row that set it in the current table, 0 = none. Reset
-    /// (over the table's length) when a table ends.
-    row_lines: Vec<u32>,
-    /// Whether any non-blank line was seen.
-    any_text: bool,
-}
-
-fn layout_name(layout: LftLayout) -> &'static str {
-    match layout {
-        LftLayout::Ibroute => "ibroute/dump_fts",
-        LftLayout::OpensmLftsDump => "opensm-lfts.dump",
-        LftLayout::Fdbs => ".fdbs",
-    }
-}
-
-fn footer_name(layout: LftLayout) -> &'static str {
-    match layout {
-        LftLayout::Ibroute => "`N valid lids dumped`",
-        _ => "`N lids dumped`",
-    }
-}
-
-impl Parser {
-    fn new() -> Self {
-        Parser {
-            layout: None,
-            state: State::Preamble,
-            switches: Vec::new(),
-            guid_lines: HashMap::new(),
-            row_lines: vec![0; MAX_UNICAST_LID as usize + 1],
-            any_text: false,
-        }
-    }
-
-    fn layout(&self) -> LftLayout {
-        self.layout.map_or(LftLayout::Ibroute, |(l, _)| l)
-    }
-
-    /// Handles one line (without its `\n`).
-    fn line(&mut self, raw: &[u8], no: u32) -> Result<(), ParseError> {
-        let line = trim_end(raw);
-        if line.is_empty() {
-            return Ok(());
-        }
-        self.any_text = true;
-        // Hot path: a row inside a table.
-        if line.starts_with(b"0x") {
-            if let State::Table(table) = &mut self.state {
-                let layout = self.layout.map_or(LftLayout::Ibroute, |(l, _)| l);
-                let (lid, port) = if layout == LftLayout::Fdbs {
-                    parse_fdbs_row(line)
-                } else {
-                    parse_unicast_row(line)
-                }
-                .map_err(|m| err(no, format!("{m}: {}", show(line))))?;
-                return record(table, &mut self.row_lines, lid, port, no);
-            }
-        }
-        match parse_header(line) {
-            Ok(Some(header)) => return self.header(header, no),
-            Ok(None) => {}
-            Err(m) => return Err(err(no, format!("{m}: {}", show(line)))),
-        }
-        let layout = self.layout();
-        if layout != LftLayout::Fdbs && matches!(self.state, State::Table(_)) {
-            if let Some(n) = parse_footer(line) {
-                if let State::Table(table) = std::mem::replace(&mut self.state, State::Between) {
-                    return self.footer(table, n, no);
-                }
-            }
-        }
-        match &mut self.state {
-            State::Preamble => {
-                if line.starts_with(b"0x") {
-                    return Err(err(
-                        no,
-                        format!(
-                            "table row {} before any switch header: is the start of the \
-                             file missing?",
-                            show(line)
-                        ),
-                    ));
-                }
-                Ok(())
-            }
-            State::Between => {
-                if line.starts_with(b"#") {
-                    return Ok(());
-                }
-                let what = if line.starts_with(b"0x") {
-                    "a table row after the table's footer"
-                } else {
-                    "an unexpected line between tables"
-                };
-                let last = self.switches.last().map_or(0, |s| s.line);
-                Err(err(
-                    no,
-                    format!(
-                        "{what} {} (the previous table starts at line {last}); expected a \
-                         `Unicast lids` switch header or the end of the file",
-                        show(line)
-                    ),
-                ))
-            }
-            State::Table(table) => {
-                if layout == LftLayout::Fdbs {
-                    if line.starts_with(b"#") || line.starts_with(b"PLFT_NUM:") {
-                        return Ok(());
-                    }
-                    let cols = line
-                        .split(|&b| b == b' ' || b == b'\t' || b == b':')
-                        .filter(|w| !w.is_empty());
-                    if cols.eq([b"LID".as_slice(), b"Port", b"Hops", b"Optimal"]) {
-                        return Ok(());
-                    }
-                } else if table.rows == 0
-                    && (words(line).eq([b"Lid".as_slice(), b"Out", b"Destination"])
-                        || words(line).eq([b"Port".as_slice(), b"Info"]))
-                {
-                    return Ok(());
-                }
-                let expected = match layout {
-                    LftLayout::Fdbs => {
-                        "a row `0x<lid> : <port> : <hops> : <optimal>` or \
-                         `0x<lid> : UNREACHABLE`, or the next `dump_ucast_routes:` header"
-                    }
-                    LftLayout::Ibroute => {
-                        "a row `0x<lid> <port> : (…)` or the `N valid lids dumped` footer"
-                    }
-                    LftLayout::OpensmLftsDump => {
-                        "a row `0x<lid> <port> # …` or the `N lids dumped` footer"
-                    }
-                };
-                Err(err(
-                    no,
-                    format!(
-                        "unexpected line {} inside the table of switch {:#018x} (line {}); \
-                         expected {expected}",
-                        show(line),
-                        table.guid,
-                        table.line
-                    ),
-                ))
-            }
-        }
-    }
-
-    /// A switch header at line `no`.
-    fn header(&mut self, header: Header, no: u32) -> Result<(), ParseError> {
-        match self.layout {
-            None => self.layout = Some((header.layout, no)),
-            Some((layout, first)) if layout != header.layout => {
-                // An unfinished `Unicast lids` table is the first problem to report.
-                if let State::Table(table) = &self.state {
-                    if layout != LftLayout::Fdbs {
-                        return Err(missing_footer(layout, table, "the next switch header", no));
-                    }
-                }
-                return Err(err(
-                    no,
-                    format!(
-                        "a {} switch header in a file whose first table (line {first}) is \
-                         {}: mixed layouts",
-                        layout_name(header.layout),
-                        layout_name(layout)
-                    ),
-                ));
-            }
-            Some(_) => {}
-        }
-        match std::mem::replace(&mut self.state, State::Preamble) {
-            State::Table(table) => {
-                if header.layout != LftLayout::Fdbs {
-                    let e = missing_footer(header.layout, &table, "the next switch header", no);
-                    return Err(e);
-                }
-                self.end_table(table);
-            }
-            State::Preamble | State::Between => {}
-        }
-        if let Some(first) = self.guid_lines.insert(header.guid, no) {
-            return Err(err(
-                no,
-                format!(
-                    "switch {:#018x} has a second table here; its first starts at line {first}",
-                    header.guid
-                ),
-            ));
-        }
-        let len = header.range.map_or(0, |(_, hi)| hi as usize + 1);
-        self.state = State::Table(Table {
-            guid: header.guid,
-            lid: header.lid,
-            line: no,
-            range: header.range,
-            ports: vec![NO_ROUTE; len],
-            rows: 0,
-            port_zero: PortZero::None,
-        });
-        Ok(())
-    }
-
-    /// The footer `n … lids dumped` of `table` at line `no`.
-    fn footer(&mut self, table: Table, n: u32, no: u32) -> Result<(), ParseError> {
-        match self.layout() {
-            LftLayout::Ibroute if n != table.rows => {
-                return Err(err(
-                    no,
-                    format!(
-                        "the footer counts {n} LIDs but the table of switch {:#018x} \
-                         (line {}) has {} rows: rows lost or added?",
-                        table.guid, table.line, table.rows
-                    ),
-                ));
-            }
-            LftLayout::OpensmLftsDump => {
-                let hi = table.range.map_or(0, |(_, hi)| hi);
-                if n != hi {
-                    return Err(err(
-                        no,
-                        format!(
-                            "the footer says {n} LIDs but the header of switch {:#018x} \
-                             (line {}) says the table ends at LID {hi}",
-                            table.guid, table.line
-                        ),
-                    ));
-                }
-            }
-            _ => {}
-        }
-        self.end_table(table);
-        Ok(())
-    }
-
-    /// Stores a finished table and clears the duplicate-detection scratch.
-    fn end_table(&mut self, table: Table) {
-        let touched = table.ports.len().min(self.row_lines.len());
-        self.row_lines[..touched].fill(0);
-        let lid = match (table.lid, table.port_zero) {
-            (Some(lid), _) => Some(lid),
-            (None, PortZero::One(lid)) => Some(lid),
-            _ => None,
-        };
-        self.switches.push(SwitchLft {
-            guid: table.guid,
-            lid,
-            line: table.line,
-            ports: table.ports,
-        });
-    }
-
-    /// End of input; `eof_line` is the line where it appears.
-    fn finish(mut self, eof_line: u32) -> Result<Lfts, ParseError> {
-        let layout = self.layout();
-        match std::mem::replace(&mut self.state, State::Preamble) {
-            State::Preamble => {
-                let message = if self.any_text {
-                    "no forwarding table found: expected a `Unicast lids [...] of switch ...` \
-                     header (ibroute, dump_fts, opensm-lfts.dump) or a \
-                     `dump_ucast_routes: Switch 0x...` header (.fdbs)"
-                } else {
-                    "the input is empty: no forwarding table found"
-                };
-                return Err(err(0, message));
-            }
-            State::Table(table) => {
-                if layout != LftLayout::Fdbs {
-                    return Err(missing_footer(
-                        layout,
-                        &table,
-                        "the end of the input",
-                        eof_line,
-                    ));
-                }
-                self.end_table(table);
-            }
-            State::Between => {}
-        }
-        Ok(Lfts {
-            layout,
-            switches: self.switches,
-        })
-    }
-}
-
-fn missing_footer(layout: LftLayout, table: &Table, at: &str, no: u32) -> ParseError {
-    err(
-        no,
-        format!(
-            "switch {:#018x} table (line {}) ends at {at} without its {} footer: is the \
-             file truncated?",
-            table.guid,
-            table.line,
-            footer_name(layout)
-        ),
-    )
-}
-
-/// Stores row `lid → port` of line `no` in `table`.
-fn record(
-    table: &mut Table,
-    row_lines: &mut [u32],
-    lid: u32,
-    port: u8,
-    no: u32,
-) -> Result<(), ParseError> {
-    table.rows = table.rows.saturating_add(1);
-    if let Some((lo, hi)) = table.range {
-        if lid < lo || lid > hi {
-            return Err(err(
-                no,
-                format!(
-                    "LID {lid:#06x} is outside the range {lo:#x}-{hi:#x} of the header of \
-                     switch {:#018x} (line {})",
-                    table.guid, table.line
-                ),
-            ));
-        }
-    }
-    let idx = lid as usize; // lid <= MAX_UNICAST_LID: checked by the row parsers
-    if table.ports.len() <= idx {
-        table.ports.resize(idx + 1, NO_ROUTE);
-    }
-    let first = row_lines[idx];
-    if first != 0 {
-        let before = table.ports[idx];
-        if before == port {
-            return Ok(());
-        }
-        return Err(err(
-            no,
-            format!(
-                "LID {lid:#06x} of switch {:#018x} (line {}) is listed twice with different \
-                 ports: {} at line {first}, {} here",
-                table.guid,
-                table.line,
-                port_text(before),
-                port_text(port)
-            ),
-        ));
-    }
-    row_lines[idx] = no;
-    table.ports[idx] = port;
-    if port == 0 && lid != 0 {
-        table.port_zero = match table.port_zero {
-            PortZero::None => PortZero::One(lid),
-            _ => PortZero::Many,
-        };
-    }
-    Ok(())
-}
-
-fn port_text(port: u8) -> String {
-    if port == NO_ROUTE {
-        "no route".into()
-    } else {
-        format!("port {port}")
-    }
-}
-
-/// `0x` and the LID's hex digits, checked to be a unicast LID.
-fn row_lid(line: &[u8]) -> Result<(u32, &[u8]), String> {
-    let (digits, rest) = split_digits(&line[2..], true);
-    let lid = hex_u32(digits).ok_or("malformed LID (expected `0x` and hex digits)")?;
-    if lid > MAX_UNICAST_LID {
-        return Err(format!(
-            "LID {lid:#x} is not a unicast LID (at most {MAX_UNICAST_LID:#x})"
-        ));
-    }
-    Ok((lid, rest))
-}
-
-/// A port number: 0-254, or 255 = no route.
-fn row_port(digits: &[u8]) -> Result<u8, String> {
-    match dec_u32(digits) {
-        Some(p) if p <= 255 => Ok(p as u8),
-        Some(p) => Err(format!("port {p} is out of range (0-254, 255 = no route)")),
-        None => Err("malformed port".into()),
-    }
-}
-
-/// `0x%04x %03u` + optional ` : (…)` / ` # …` (line trimmed at its end).
-fn parse_unicast_row(line: &[u8]) -> Result<(u32, u8), String> {
-    let (lid, rest) = row_lid(line)?;
-    let after = trim_start(rest);
-    if after.len() == rest.len() {
-        return Err("malformed row: expected a space and a 3-digit port after the LID".into());
-    }
-    let (digits, rest) = split_digits(after, false);
-    if digits.len() != 3 {
-        return Err(format!(
-            "malformed row: the port has {} digits, expected 3 (is the row cut short?)",
-            digits.len()
-        ));
-    }
-    let mut port = row_port(digits)?;
-    let tail = trim_start(rest);
-    if tail.len() == rest.len() && !rest.is_empty() {
-        return Err("malformed row: expected a space after the 3-digit port".into());
-    }
-    match tail.first() {
-        None | Some(b'#') => {}
-        Some(b':') => {
-            // The end of the destination is not checked: ibroute cuts it at 199 bytes
-            // (long node-name-map names), so a missing `)` proves nothing. `ibroute -a`
-            // marks ports above the switch's port count as illegal.
-            if tail.ends_with(b"illegal port)") {
-                port = NO_ROUTE;
-            }
-        }
-        Some(_) => {
-            return Err(
-                "malformed row: expected ` : (<destination>)`, ` # <destination>` or nothing \
-                 after the port"
-                    .into(),
-            )
-        }
-    }
-    Ok((lid, port))
-}
-
-/// Strips `ws* : ws*`.
-fn colon(s: &[u8]) -> Option<&[u8]> {
-    trim_start(s).strip_prefix(b":").map(trim_start)
-}
-
-/// `0x<hex> : <port> : <hops> : yes|No … !`, `… : <port> : HOPS UNKNOWN`,
-/// `0x<hex> : UNREACHABLE` (line trimmed at its end).
-fn parse_fdbs_row(line: &[u8]) -> Result<(u32, u8), String> {
-    const CUT: &str = "(is the row cut short?)";
-    let (lid, rest) = row_lid(line)?;
-    let rest = colon(rest).ok_or("malformed row: expected `:` after the LID")?;
-    if rest == b"UNREACHABLE" {
-        return Ok((lid, NO_ROUTE));
-    }
-    let (digits, rest) = split_digits(rest, false);
-    if digits.is_empty() {
-        return Err(format!(
-            "malformed row: expected a decimal port or `UNREACHABLE` after the LID {CUT}"
-        ));
-    }
-    let port = row_port(digits)?;
-    let rest = colon(rest).ok_or_else(|| {
-        format!("malformed row: expected `: <hops> : <optimal>` after the port {CUT}")
-    })?;
-    if rest == b"HOPS UNKNOWN" {
-        return Ok((lid, port));
-    }
-    let (hops, rest) = split_digits(rest, false);
-    let optimal = colon(rest).filter(|_| !hops.is_empty()).ok_or_else(|| {
-        format!(
-            "malformed row: expected `<hops> : <optimal>` or `HOPS UNKNOWN` after the port {CUT}"
-        )
-    })?;
-    let known = optimal.eq_ignore_ascii_case(b"yes")
-        || (optimal.starts_with(b"No ") && optimal.ends_with(b"!"));
-    if !known {
-        return Err(format!(
-            "malformed row: the Optimal column is neither `yes` nor `No … path possible via \
-             port …!` {CUT}"
-        ));
-    }
-    Ok((lid, port))
-}
-
-/// `<n> lids dumped` or `<n> valid lids dumped`.
-fn parse_footer(line: &[u8]) -> Option<u32> {
-    let mut w = words(line);
-    let n = dec_u32(w.next()?)?;
-    let mut next = w.next()?;
-    if next == b"valid" {
-        next = w.next()?;
-    }
-    (next == b"lids" && w.next()? == b"dumped" && w.next().is_none()).then_some(n)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ib::NO_ROUTE;
 
-    fn parse(text: &str) -> Result<Lfts, ParseError> {
+    fn parse(text: &str) -> Result<Lfts, LocatedError> {
         parse_lfts(text.as_bytes())
     }
 
-    fn fail(text: &str) -> ParseError {
+    fn fail(text: &str) -> LocatedError {
         match parse(text) {
             Ok(l) => panic!("expected an error, got {l:?}"),
             Err(e) => e,
@@ -917,7 +272,7 @@ mod tests {
     /// Asserts an error at `line` whose message contains `needle`.
     fn fails_at(text: &str, line: u32, needle: &str) {
         let e = fail(text);
-        assert_eq!(e.line, line, "{e}");
+        assert_eq!(e.line.unwrap_or(0), line, "{e}");
         assert!(e.message.contains(needle), "{e:?} lacks {needle:?}");
     }
 
@@ -1233,7 +588,7 @@ LID    : Port : Hops : Optimal
         .unwrap();
         assert_eq!(l.switches[0].port(1), Some(1));
         let e = fail(&format!("{head}0x0001 001\n0x0003 001\n0x0001 002\n"));
-        assert_eq!(e.line, 4);
+        assert_eq!(e.line, Some(4));
         assert!(e.message.contains("port 1 at line 2, port 2 here"), "{e}");
         let e = fail(&format!(
             "{head}0x0000 255 : (path #0 - illegal port)\n0x0000 004 : (x)\n"
@@ -1243,7 +598,7 @@ LID    : Port : Hops : Optimal
         let e = fail(&format!(
             "{head}0x0001 001\n1 valid lids dumped\n{head}0x0001 002\n1 valid lids dumped\n"
         ));
-        assert_eq!(e.line, 4);
+        assert_eq!(e.line, Some(4));
         assert!(e.message.contains("first starts at line 1"), "{e}");
         let fdbs = "dump_ucast_routes: Switch 0x0000000000200000\n0x0001 : UNREACHABLE\n";
         fails_at(&format!("{fdbs}{fdbs}"), 3, "first starts at line 1");
@@ -1415,7 +770,7 @@ LID    : Port : Hops : Optimal
             b"dump_ucast_routes: Switch 0x0000000000200000\n0x0001 : 001  : 01   : yes\n".to_vec();
         v.extend_from_slice(&[0xff, 0xfe, b'\n']);
         let e = parse_lfts(v.as_slice()).unwrap_err();
-        assert_eq!(e.line, 3);
+        assert_eq!(e.line, Some(3));
     }
 
     use crate::test_support::Trickle;
@@ -1440,7 +795,7 @@ LID    : Port : Hops : Optimal
             }
         }
         let e = parse_lfts(std::io::BufReader::new(Failing)).unwrap_err();
-        assert_eq!(e.line, 1);
+        assert_eq!(e.line, Some(1));
         assert!(e.message.contains("disk on fire"));
     }
 }

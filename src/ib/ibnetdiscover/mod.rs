@@ -30,11 +30,21 @@
 //! per-line allocations are the descriptions of node headers); pairing sorts the
 //! half-links once, `O(P log P)` for `P` port lines, and uses a hash map from node GUID to
 //! node index.
+//!
+//! This folder holds the line dispatch and record state; `fields.rs` reads the fields of
+//! headers and port lines. It may use the model of [`crate::ib`], its line reading
+//! (`ib/text.rs`) and half-link pairing (`ib/links.rs`), and [`crate::error`].
 
 use std::collections::HashMap;
 use std::io::BufRead;
 
-use crate::ib::{IbLink, IbNode, IbPortLid, IbTopology, NodeKind, ParseError};
+mod fields;
+
+use super::links::{pair_half_links, HalfLink, LinkSource};
+use super::text::{excerpt, is_ws, node_id, perr, trim, Cur, LineReader};
+use crate::error::LocatedError;
+use crate::ib::{IbNode, IbPortLid, IbTopology, NodeKind};
+use fields::Ctx;
 
 /// An example switch port line, quoted in error messages.
 const SWITCH_PORT_EXAMPLE: &str =
@@ -100,378 +110,13 @@ fn record_keywords() -> impl Iterator<Item = &'static [u8]> {
 ///
 /// Never panics, whatever the input. Complexity: `O(n + P log P)` for `n` input bytes and
 /// `P` port lines.
-pub fn parse_ibnetdiscover<R: BufRead>(reader: R) -> Result<IbTopology, ParseError> {
+pub fn parse_ibnetdiscover<R: BufRead>(reader: R) -> Result<IbTopology, LocatedError> {
     let mut lines = LineReader::new(reader);
     let mut state = State::default();
     while let Some((line, raw)) = lines.next_line()? {
         state.line(line, raw)?;
     }
     state.finish()
-}
-
-// ---------------------------------------------------------------------------------------
-// Shared helpers (also used by the sibling `.lst` and node-name-map parsers).
-
-/// Reads a byte stream line by line into one reused buffer.
-pub(super) struct LineReader<R> {
-    reader: R,
-    buf: Vec<u8>,
-    line: u32,
-}
-
-impl<R: BufRead> LineReader<R> {
-    /// Wraps a reader; the first line is line 1.
-    pub(super) fn new(reader: R) -> Self {
-        LineReader {
-            reader,
-            buf: Vec::with_capacity(256),
-            line: 0,
-        }
-    }
-
-    /// The next line without its `\n`/`\r\n`, with its 1-based number; `None` at the end.
-    pub(super) fn next_line(&mut self) -> Result<Option<(u32, &[u8])>, ParseError> {
-        self.buf.clear();
-        let next = self.line.saturating_add(1);
-        let n = self
-            .reader
-            .read_until(b'\n', &mut self.buf)
-            .map_err(|e| perr(next, format!("cannot read the input: {e}")))?;
-        if n == 0 {
-            return Ok(None);
-        }
-        self.line = next;
-        let mut text: &[u8] = &self.buf;
-        if let Some(t) = text.strip_suffix(b"\n") {
-            text = t;
-        }
-        if let Some(t) = text.strip_suffix(b"\r") {
-            text = t;
-        }
-        Ok(Some((self.line, text)))
-    }
-}
-
-/// Builds a [`ParseError`].
-pub(super) fn perr(line: u32, message: impl Into<String>) -> ParseError {
-    ParseError {
-        line,
-        message: message.into(),
-    }
-}
-
-/// Whether `b` is a blank (space or tab).
-pub(super) fn is_ws(b: u8) -> bool {
-    b == b' ' || b == b'\t'
-}
-
-/// `s` without leading and trailing blanks.
-pub(super) fn trim(s: &[u8]) -> &[u8] {
-    let start = s.iter().position(|&b| !is_ws(b)).unwrap_or(s.len());
-    let end = s.iter().rposition(|&b| !is_ws(b)).map_or(start, |i| i + 1);
-    s.get(start..end).unwrap_or(&[])
-}
-
-/// A short, escaped rendering of input bytes for error messages: `` `text` `` (cut after
-/// 60 bytes), or "the end of the line".
-pub(super) fn excerpt(s: &[u8]) -> String {
-    if s.is_empty() {
-        return "the end of the line".to_string();
-    }
-    const MAX: usize = 60;
-    let shown = s.get(..MAX).unwrap_or(s);
-    let more = if s.len() > MAX { "…" } else { "" };
-    format!("`{}{more}`", shown.escape_ascii())
-}
-
-/// The ibnetdiscover id of a node, e.g. `"S-0000000000200000"` (with the quotes).
-pub(super) fn node_id(kind: NodeKind, guid: u64) -> String {
-    let letter = match kind {
-        NodeKind::Switch => 'S',
-        NodeKind::Ca => 'H',
-        NodeKind::Router => 'R',
-    };
-    format!("\"{letter}-{guid:016x}\"")
-}
-
-/// A byte cursor over one line.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Cur<'a> {
-    s: &'a [u8],
-    pos: usize,
-}
-
-impl<'a> Cur<'a> {
-    /// A cursor at the start of `s`.
-    pub(super) fn new(s: &'a [u8]) -> Self {
-        Cur { s, pos: 0 }
-    }
-
-    /// The unread bytes.
-    pub(super) fn rest(&self) -> &'a [u8] {
-        self.s.get(self.pos..).unwrap_or(&[])
-    }
-
-    /// Whether everything was read.
-    pub(super) fn at_end(&self) -> bool {
-        self.pos >= self.s.len()
-    }
-
-    /// The next byte, if any.
-    pub(super) fn peek(&self) -> Option<u8> {
-        self.s.get(self.pos).copied()
-    }
-
-    /// Skips `n` bytes (clamped to the end).
-    pub(super) fn advance(&mut self, n: usize) {
-        self.pos = self.pos.saturating_add(n).min(self.s.len());
-    }
-
-    /// Consumes `b` if it is next.
-    pub(super) fn eat(&mut self, b: u8) -> bool {
-        if self.peek() == Some(b) {
-            self.pos += 1;
-            true
-        } else {
-            false
-        }
-    }
-
-    /// Consumes `lit` if the rest starts with it.
-    pub(super) fn eat_lit(&mut self, lit: &[u8]) -> bool {
-        if self.rest().starts_with(lit) {
-            self.pos += lit.len();
-            true
-        } else {
-            false
-        }
-    }
-
-    /// Skips blanks; whether there were any.
-    pub(super) fn skip_ws(&mut self) -> bool {
-        let start = self.pos;
-        while self.peek().is_some_and(is_ws) {
-            self.pos += 1;
-        }
-        self.pos > start
-    }
-
-    /// Consumes bytes while `f` holds and returns them.
-    pub(super) fn take_while(&mut self, f: impl Fn(u8) -> bool) -> &'a [u8] {
-        let start = self.pos;
-        while self.peek().is_some_and(&f) {
-            self.pos += 1;
-        }
-        self.s.get(start..self.pos).unwrap_or(&[])
-    }
-
-    /// A decimal number (at least one digit); `None` without digits or above `u64::MAX`.
-    pub(super) fn dec(&mut self) -> Option<u64> {
-        let digits = self.take_while(|b| b.is_ascii_digit());
-        if digits.is_empty() {
-            return None;
-        }
-        digits.iter().try_fold(0u64, |acc, &d| {
-            acc.checked_mul(10)?.checked_add(u64::from(d - b'0'))
-        })
-    }
-
-    /// A hexadecimal number of 1 to 16 digits (either case); `None` otherwise.
-    pub(super) fn hex(&mut self) -> Option<u64> {
-        let digits = self.take_while(|b| b.is_ascii_hexdigit());
-        parse_hex(digits)
-    }
-}
-
-/// Parses 1 to 16 hex digits (leading zeros beyond 16 digits are accepted).
-pub(super) fn parse_hex(digits: &[u8]) -> Option<u64> {
-    if digits.is_empty() {
-        return None;
-    }
-    let significant = digits
-        .iter()
-        .position(|&b| b != b'0')
-        .map_or(&digits[digits.len() - 1..], |i| &digits[i..]);
-    if significant.len() > 16 {
-        return None;
-    }
-    significant.iter().try_fold(0u64, |acc, &d| {
-        let v = match d {
-            b'0'..=b'9' => d - b'0',
-            b'a'..=b'f' => d - b'a' + 10,
-            b'A'..=b'F' => d - b'A' + 10,
-            _ => return None,
-        };
-        Some((acc << 4) | u64::from(v))
-    })
-}
-
-/// One cabled port as one side lists it: `(node, port)` is cabled to `(peer, peer_port)`.
-#[derive(Debug, Clone)]
-pub(super) struct HalfLink {
-    /// Index of the listing node.
-    pub(super) node: u32,
-    /// The listing node's port.
-    pub(super) port: u32,
-    /// The listing port's own port GUID, when the line states it (CA/router ports).
-    pub(super) own_port_guid: Option<u64>,
-    /// Node GUID of the far end.
-    pub(super) peer_guid: u64,
-    /// Kind of the far end as this line states it.
-    pub(super) peer_kind: NodeKind,
-    /// Port of the far end.
-    pub(super) peer_port: u32,
-    /// Port GUID of the far end, when the line states it.
-    pub(super) peer_port_guid: Option<u64>,
-    /// 1-based line of the listing.
-    pub(super) line: u32,
-}
-
-/// Which file a set of half-links came from (only changes the error wording).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum LinkSource {
-    /// ibnetdiscover records: each record lists its own cabled ports.
-    Ibnetdiscover,
-    /// `.lst` link lists: each link is listed once from each end.
-    Lst,
-}
-
-/// Pairs half-links into links, stored once (`a < b`) and sorted.
-///
-/// Checks, in file order of the half-links (the first problem is reported at the line of
-/// the offending half-link): a port listed twice; a peer GUID without a node; a peer whose
-/// kind differs from the one stated; a peer port not listed back; a peer port listed as
-/// cabled elsewhere; a port cabled to itself; a peer port GUID differing from the one the
-/// peer states. `O(P log P)`.
-pub(super) fn pair_half_links(
-    nodes: &[IbNode],
-    by_guid: &HashMap<u64, u32>,
-    halves: &[HalfLink],
-    source: LinkSource,
-) -> Result<Vec<IbLink>, ParseError> {
-    let label = |node: u32| {
-        nodes
-            .get(node as usize)
-            .map_or_else(|| format!("node #{node}"), |n| node_id(n.kind, n.guid))
-    };
-    // (node, port, index) sorted: the first entry of an equal (node, port) run is the
-    // earliest listing because half-links are pushed in file order.
-    let mut order: Vec<(u32, u32, u32)> = halves
-        .iter()
-        .enumerate()
-        .map(|(i, h)| (h.node, h.port, i as u32))
-        .collect();
-    order.sort_unstable();
-    let find = |node: u32, port: u32| -> Option<&HalfLink> {
-        let i = order.partition_point(|&(n, p, _)| (n, p) < (node, port));
-        match order.get(i) {
-            Some(&(n, p, idx)) if (n, p) == (node, port) => halves.get(idx as usize),
-            _ => None,
-        }
-    };
-    let mut links = Vec::with_capacity(halves.len() / 2);
-    for h in halves {
-        // Labels are only formatted on the error paths.
-        let here = || format!("{}[{}]", label(h.node), h.port);
-        let there = || format!("{}[{}]", node_id(h.peer_kind, h.peer_guid), h.peer_port);
-        let fail = |message: String| Err(perr(h.line, message));
-        if let Some(first) = find(h.node, h.port) {
-            if first.line != h.line {
-                return fail(match source {
-                    LinkSource::Ibnetdiscover => format!(
-                        "port {} of {} is listed twice in its record (lines {} and {})",
-                        h.port,
-                        label(h.node),
-                        first.line,
-                        h.line
-                    ),
-                    LinkSource::Lst => format!(
-                        "{} is listed as the first end of two links (lines {} and {})",
-                        here(),
-                        first.line,
-                        h.line
-                    ),
-                });
-            }
-        }
-        let Some(&peer) = by_guid.get(&h.peer_guid) else {
-            return fail(format!(
-                "{} is cabled to {}, but the file has no record for node 0x{:016x}",
-                here(),
-                there(),
-                h.peer_guid
-            ));
-        };
-        let peer_node = nodes.get(peer as usize);
-        if let Some(pn) = peer_node {
-            if pn.kind != h.peer_kind {
-                return fail(format!(
-                    "{} names its peer {} as a {}, but node 0x{:016x} is a {} (line {})",
-                    here(),
-                    there(),
-                    h.peer_kind,
-                    h.peer_guid,
-                    pn.kind,
-                    pn.line
-                ));
-            }
-        }
-        if peer == h.node && h.peer_port == h.port {
-            return fail(format!("{} is cabled to itself", here()));
-        }
-        let Some(back) = find(peer, h.peer_port) else {
-            return fail(match source {
-                LinkSource::Ibnetdiscover => format!(
-                    "{} is cabled to {}, but the record of {} (line {}) does not list port {}",
-                    here(),
-                    there(),
-                    label(peer),
-                    peer_node.map_or(0, |n| n.line),
-                    h.peer_port
-                ),
-                LinkSource::Lst => format!(
-                    "{} is cabled to {}, but no line lists that link from {}'s side (each link \
-                     must appear twice)",
-                    here(),
-                    there(),
-                    there()
-                ),
-            });
-        };
-        let home_guid = nodes.get(h.node as usize).map_or(0, |n| n.guid);
-        if back.peer_guid != home_guid || back.peer_port != h.port {
-            return fail(format!(
-                "the two ends of a link disagree: {} (line {}) says it is cabled to {}, but {} \
-                 (line {}) says it is cabled to {}[{}]",
-                here(),
-                h.line,
-                there(),
-                there(),
-                back.line,
-                node_id(back.peer_kind, back.peer_guid),
-                back.peer_port
-            ));
-        }
-        if let (Some(stated), Some(own)) = (h.peer_port_guid, back.own_port_guid) {
-            if stated != own {
-                return fail(format!(
-                    "{} gives {} the port GUID {stated:x}, but line {} gives it {own:x}",
-                    here(),
-                    there(),
-                    back.line
-                ));
-            }
-        }
-        if (h.node, h.port) < (peer, h.peer_port) {
-            links.push(IbLink {
-                a: (h.node, h.port),
-                b: (peer, h.peer_port),
-                line: h.line.min(back.line),
-            });
-        }
-    }
-    links.sort_unstable();
-    Ok(links)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -594,206 +239,9 @@ struct State {
     full_fields: Option<(bool, u32)>,
 }
 
-/// Error context: what kind of line is being parsed (and an example of one).
-#[derive(Debug, Clone, Copy)]
-struct Ctx {
-    line: u32,
-    what: &'static str,
-    example: &'static str,
-}
-
-impl Ctx {
-    /// "<what>: expected <expected>, found <rest>; a <what> looks like <example>".
-    fn expected(&self, expected: &str, found: &[u8]) -> ParseError {
-        perr(
-            self.line,
-            format!(
-                "{}: expected {expected}, found {}; a {} looks like {}",
-                self.what,
-                excerpt(found),
-                self.what,
-                self.example
-            ),
-        )
-    }
-
-    /// Expects `lit` at the cursor.
-    fn lit(&self, c: &mut Cur<'_>, lit: &[u8], expected: &str) -> Result<(), ParseError> {
-        if c.eat_lit(lit) {
-            Ok(())
-        } else {
-            Err(self.expected(expected, c.rest()))
-        }
-    }
-
-    /// Expects at least one blank.
-    fn ws1(&self, c: &mut Cur<'_>, before: &str) -> Result<(), ParseError> {
-        if c.skip_ws() {
-            Ok(())
-        } else {
-            Err(self.expected(&format!("a blank before {before}"), c.rest()))
-        }
-    }
-
-    /// Expects a decimal number no larger than `max`.
-    fn dec(&self, c: &mut Cur<'_>, what: &str, max: u64) -> Result<u32, ParseError> {
-        let at = c.rest();
-        match c.dec() {
-            Some(v) if v <= max => Ok(v as u32),
-            Some(v) => Err(perr(
-                self.line,
-                format!("{}: {what} {v} is out of range (at most {max})", self.what),
-            )),
-            None => Err(self.expected(&format!("{what} (a decimal number)"), at)),
-        }
-    }
-
-    /// Expects `blank+ <word> blank+ <decimal ≤ max>` (messages are only formatted on
-    /// failure: this runs several times per line).
-    fn word_dec(&self, c: &mut Cur<'_>, word: &str, max: u64) -> Result<u32, ParseError> {
-        if !c.skip_ws() {
-            return Err(self.expected(&format!("a blank before `{word}`"), c.rest()));
-        }
-        if !c.eat_lit(word.as_bytes()) {
-            return Err(self.expected(&format!("`{word}`"), c.rest()));
-        }
-        if !c.skip_ws() {
-            return Err(self.expected(&format!("a blank before the {word} value"), c.rest()));
-        }
-        let at = c.rest();
-        match c.dec() {
-            Some(v) if v <= max => Ok(v as u32),
-            Some(v) => Err(perr(
-                self.line,
-                format!(
-                    "{}: {word} value {v} is out of range (at most {max})",
-                    self.what
-                ),
-            )),
-            None => Err(self.expected(&format!("a {word} value (a decimal number)"), at)),
-        }
-    }
-
-    /// Expects 1 to 16 hex digits.
-    fn hex(&self, c: &mut Cur<'_>, what: &str) -> Result<u64, ParseError> {
-        let at = c.rest();
-        c.hex()
-            .ok_or_else(|| self.expected(&format!("{what} (1 to 16 hex digits)"), at))
-    }
-
-    /// Expects a quoted node id `"<letter>-<16 hex>"`; returns (kind, GUID).
-    fn node_id(&self, c: &mut Cur<'_>, what: &str) -> Result<(NodeKind, u64), ParseError> {
-        let at = c.rest();
-        let bad = || {
-            self.expected(
-                &format!("{what} like `\"S-0000000000200000\"` (S, H or R, then 16 hex digits)"),
-                at,
-            )
-        };
-        if !c.eat(b'"') {
-            return Err(bad());
-        }
-        let kind = match c.peek() {
-            Some(b'S') => NodeKind::Switch,
-            Some(b'H') => NodeKind::Ca,
-            Some(b'R') => NodeKind::Router,
-            _ => return Err(bad()),
-        };
-        c.advance(1);
-        if !c.eat(b'-') {
-            return Err(bad());
-        }
-        let digits = c.take_while(|b| b.is_ascii_hexdigit());
-        if digits.len() != 16 || !c.eat(b'"') {
-            return Err(bad());
-        }
-        let guid = parse_hex(digits).ok_or_else(bad)?;
-        Ok((kind, guid))
-    }
-
-    /// Expects a quoted description and returns its bytes: from the `"` at the cursor to
-    /// the last `"` of the line (greedy, so quotes and `#` inside are kept).
-    fn desc<'a>(&self, c: &mut Cur<'a>) -> Result<&'a [u8], ParseError> {
-        if !c.eat(b'"') {
-            return Err(self.expected("a quoted node description `\"…\"`", c.rest()));
-        }
-        let rest = c.rest();
-        let Some(end) = rest.iter().rposition(|&b| b == b'"') else {
-            return Err(self.expected(
-                "a closing `\"` after the node description",
-                b"the end of the line (unterminated description)",
-            ));
-        };
-        let desc = rest.get(..end).unwrap_or(&[]);
-        c.advance(end + 1);
-        Ok(desc)
-    }
-
-    /// Expects an optional `[ext N]` (chassis external port, `-g`).
-    fn opt_ext(&self, c: &mut Cur<'_>) -> Result<(), ParseError> {
-        if c.eat_lit(b"[ext") {
-            self.ws1(c, "the external port number")?;
-            self.dec(c, "an external port number", u64::from(u32::MAX))?;
-            self.lit(c, b"]", "`]` closing `[ext N]`")?;
-        }
-        Ok(())
-    }
-
-    /// Expects `<width><speed>` (e.g. `4xQDR`), then the optional `-f` fields
-    /// (` s=N w=N v=N`) and Xsigo suffixes (` slot N`, ` (scp)`), then the end. Returns
-    /// whether the `-f` fields were there.
-    fn link_tail(&self, c: &mut Cur<'_>) -> Result<bool, ParseError> {
-        let at = c.rest();
-        let rate = c.take_while(|b| !is_ws(b));
-        let valid = WIDTHS.iter().any(|w| {
-            rate.strip_prefix(*w)
-                .is_some_and(|speed| SPEEDS.contains(&speed))
-        });
-        if !valid {
-            return Err(self.expected(
-                "a link width and speed such as `4xQDR` (width 1x 2x 4x 8x 12x ??, speed SDR \
-                 DDR QDR FDR10 FDR EDR HDR NDR XDR ???)",
-                at,
-            ));
-        }
-        let (mut full, mut xsigo) = (false, false);
-        loop {
-            let had_ws = c.skip_ws();
-            if c.at_end() {
-                return Ok(full);
-            }
-            let at = c.rest();
-            if !had_ws {
-                return Err(self.expected("a blank or the end of the line", at));
-            }
-            if !full && c.eat_lit(b"s=") {
-                full = true;
-                self.dec(c, "the `s=` speed code", 255)?;
-                self.ws1(c, "`w=`")?;
-                self.lit(c, b"w=", "`w=` (the `-f` fields are ` s=N w=N v=N`)")?;
-                self.dec(c, "the `w=` width code", 255)?;
-                self.ws1(c, "`v=`")?;
-                self.lit(c, b"v=", "`v=` (the `-f` fields are ` s=N w=N v=N`)")?;
-                self.dec(c, "the `v=` VL code", 255)?;
-            } else if !xsigo && c.eat_lit(b"slot") {
-                xsigo = true;
-                self.ws1(c, "the slot number")?;
-                self.dec(c, "a slot number", u64::from(u32::MAX))?;
-            } else if !xsigo && c.eat_lit(b"(scp)") {
-                xsigo = true;
-            } else {
-                return Err(self.expected(
-                    "the end of the line, ` s=N w=N v=N` (`-f`), ` slot N` or ` (scp)`",
-                    at,
-                ));
-            }
-        }
-    }
-}
-
 impl State {
     /// Handles one raw line (without its newline).
-    fn line(&mut self, line: u32, raw: &[u8]) -> Result<(), ParseError> {
+    fn line(&mut self, line: u32, raw: &[u8]) -> Result<(), LocatedError> {
         let text = trim(raw);
         let kind = classify(text);
         if kind == LineKind::CutKeyword {
@@ -854,7 +302,7 @@ impl State {
 
     /// `vendid=0x…`, `devid=0x…`, `sysimgguid=0x…`, `switchguid=0x…(…)`, `caguid=0x…`,
     /// `rtguid=0x…`, each optionally followed by a `# …` comment (`-g`).
-    fn ids_line(&mut self, line: u32, text: &[u8], key: IdsKey) -> Result<(), ParseError> {
+    fn ids_line(&mut self, line: u32, text: &[u8], key: IdsKey) -> Result<(), LocatedError> {
         let ctx = Ctx {
             line,
             what: "ids line",
@@ -887,7 +335,7 @@ impl State {
     }
 
     /// A node header; opens a record.
-    fn header(&mut self, line: u32, text: &[u8], kind: NodeKind) -> Result<Record, ParseError> {
+    fn header(&mut self, line: u32, text: &[u8], kind: NodeKind) -> Result<Record, LocatedError> {
         let (keyword_len, example, what) = match kind {
             NodeKind::Switch => (6, SWITCH_HEADER_EXAMPLE, "switch header"),
             NodeKind::Ca if text.starts_with(b"Hca") => (3, CA_HEADER_EXAMPLE, "CA header"),
@@ -901,65 +349,15 @@ impl State {
         };
         let mut c = Cur::new(text);
         c.advance(keyword_len);
-        if !c.skip_ws() || !c.peek().is_some_and(|b| b.is_ascii_digit()) {
-            let hint = if c.peek() == Some(b':') {
-                " (this looks like an `ibnetdiscover -l`/`ibswitches`/`ibhosts` node list, \
-                 which has no links; use the default `ibnetdiscover` output)"
-            } else {
-                ""
-            };
-            return Err(perr(
-                line,
-                format!(
-                    "{what}: expected the port count after the keyword, found {}{hint}; a \
-                     {what} looks like {example}",
-                    excerpt(c.rest())
-                ),
-            ));
-        }
-        let num_ports = ctx.dec(&mut c, "the port count", 255)?;
-        ctx.ws1(&mut c, "the node id")?;
-        let (id_kind, guid) = ctx.node_id(&mut c, "a node id")?;
-        if id_kind != kind {
-            return Err(perr(
-                line,
-                format!(
-                    "{what}: the id {} names a {id_kind}, but the header is a {kind} header",
-                    node_id(id_kind, guid)
-                ),
-            ));
-        }
-        c.skip_ws();
-        ctx.lit(&mut c, b"#", "`#` and the quoted node description")?;
-        c.skip_ws();
-        let desc = ctx.desc(&mut c)?;
-        let lid = if kind == NodeKind::Switch {
-            ctx.ws1(&mut c, "`base port 0` or `enhanced port 0`")?;
-            if !c.eat_lit(b"base") && !c.eat_lit(b"enhanced") {
-                return Err(ctx.expected("`base` or `enhanced` (port 0)", c.rest()));
-            }
-            ctx.word_dec(&mut c, "port", 0)?;
-            let lid = ctx.word_dec(&mut c, "lid", 0xffff)?;
-            ctx.word_dec(&mut c, "lmc", 7)?;
-            Some(lid)
-        } else {
-            if c.skip_ws() {
-                c.eat_lit(b"(scp)");
-            }
-            None
-        };
-        c.skip_ws();
-        if !c.at_end() {
-            return Err(ctx.expected("the end of the line", c.rest()));
-        }
+        let h = ctx.header_fields(&mut c, kind)?;
         if let Some((g, gkind, gline)) = self.pending.and_then(|p| p.guid) {
-            if gkind != kind || g != guid {
+            if gkind != kind || g != h.guid {
                 return Err(perr(
                     line,
                     format!(
                         "{what}: the id {} does not match the `{}0x{g:x}` line (line {gline}) \
                          before it",
-                        node_id(kind, guid),
+                        node_id(kind, h.guid),
                         IdsKey::Guid(gkind).keyword()
                     ),
                 ));
@@ -967,35 +365,35 @@ impl State {
         }
         self.pending = None;
         let index = self.nodes.len() as u32;
-        if let Some(&other) = self.by_guid.get(&guid) {
+        if let Some(&other) = self.by_guid.get(&h.guid) {
             let other_line = self.nodes.get(other as usize).map_or(0, |n| n.line);
             return Err(perr(
                 line,
                 format!(
                     "node {} has a second record (the first is on line {other_line})",
-                    node_id(kind, guid)
+                    node_id(kind, h.guid)
                 ),
             ));
         }
-        self.by_guid.insert(guid, index);
+        self.by_guid.insert(h.guid, index);
         self.nodes.push(IbNode {
             kind,
-            guid,
-            description: String::from_utf8_lossy(desc).into_owned(),
-            num_ports,
-            lid,
+            guid: h.guid,
+            description: String::from_utf8_lossy(h.desc).into_owned(),
+            num_ports: h.num_ports,
+            lid: h.lid,
             line,
         });
         Ok(Record {
             node: index,
             kind,
-            num_ports,
+            num_ports: h.num_ports,
             line,
         })
     }
 
     /// A port line of the open record.
-    fn port_line(&mut self, line: u32, text: &[u8], rec: Record) -> Result<(), ParseError> {
+    fn port_line(&mut self, line: u32, text: &[u8], rec: Record) -> Result<(), LocatedError> {
         let is_switch = rec.kind == NodeKind::Switch;
         let ctx = Ctx {
             line,
@@ -1012,56 +410,57 @@ impl State {
         };
         let mut c = Cur::new(text);
         c.advance(1); // `[`
-        let port = ctx.dec(&mut c, "the port number", 255)?;
-        ctx.lit(&mut c, b"]", "`]` after the port number")?;
-        ctx.opt_ext(&mut c)?;
-        let own_port_guid = if c.eat(b'(') {
-            let g = ctx.hex(&mut c, "the port GUID")?;
-            ctx.lit(&mut c, b")", "`)` after the port GUID")?;
-            Some(g)
-        } else {
-            None
-        };
-        c.skip_ws();
-        let (peer_kind, peer_guid) = ctx.node_id(&mut c, "the peer's node id")?;
-        ctx.lit(&mut c, b"[", "`[` and the peer's port number")?;
-        let peer_port = ctx.dec(&mut c, "the peer's port number", 255)?;
-        ctx.lit(&mut c, b"]", "`]` after the peer's port number")?;
-        ctx.opt_ext(&mut c)?;
-        c.skip_ws();
-        let peer_port_guid = if c.eat(b'(') {
-            let g = ctx.hex(&mut c, "the peer's port GUID")?;
-            ctx.lit(&mut c, b")", "`)` after the peer's port GUID")?;
-            c.skip_ws();
-            Some(g)
-        } else {
-            None
-        };
-        ctx.lit(&mut c, b"#", "`#` and the link comment")?;
-        c.skip_ws();
-        let own_lid = if is_switch {
-            None
-        } else {
-            ctx.lit(
-                &mut c,
-                b"lid",
-                "`lid <base lid> lmc <lmc>` (this port's LIDs)",
-            )?;
-            ctx.ws1(&mut c, "the base LID")?;
-            let base = ctx.dec(&mut c, "the port's base LID", 0xffff)?;
-            let lmc = ctx.word_dec(&mut c, "lmc", 7)?;
-            ctx.ws1(&mut c, "the peer's quoted description")?;
-            Some((base, lmc as u8))
-        };
-        ctx.desc(&mut c)?;
-        ctx.word_dec(&mut c, "lid", 0xffff)?;
-        ctx.ws1(&mut c, "the link width and speed")?;
-        let full = ctx.link_tail(&mut c)?;
+        let p = ctx.port_fields(&mut c, is_switch)?;
+        self.same_fields_as_first(&ctx, p.full)?;
+        if p.port == 0 || p.peer_port == 0 {
+            return Err(perr(
+                line,
+                format!(
+                    "{}: port 0 cannot be cabled (port numbers start at 1)",
+                    ctx.what
+                ),
+            ));
+        }
+        if rec.num_ports > 0 && p.port > rec.num_ports {
+            return Err(perr(
+                line,
+                format!(
+                    "{}: port {} is above the {} ports of the node's header (line {})",
+                    ctx.what, p.port, rec.num_ports, rec.line
+                ),
+            ));
+        }
+        self.halves.push(HalfLink {
+            node: rec.node,
+            port: p.port,
+            own_port_guid: p.own_port_guid,
+            peer_guid: p.peer_guid,
+            peer_kind: p.peer_kind,
+            peer_port: p.peer_port,
+            peer_port_guid: p.peer_port_guid,
+            line,
+        });
+        if let Some((base_lid, lmc)) = p.own_lid {
+            self.port_lids.push(IbPortLid {
+                node: rec.node,
+                port: p.port,
+                guid: p.own_port_guid,
+                base_lid,
+                lmc,
+                line,
+            });
+        }
+        Ok(())
+    }
+
+    /// Checks that a port line has the `-f` fields exactly when the file's first port
+    /// line has them (`full`: whether this one has).
+    fn same_fields_as_first(&mut self, ctx: &Ctx, full: bool) -> Result<(), LocatedError> {
         match self.full_fields {
-            None => self.full_fields = Some((full, line)),
+            None => self.full_fields = Some((full, ctx.line)),
             Some((first, first_line)) if first != full => {
                 return Err(perr(
-                    line,
+                    ctx.line,
                     if full {
                         format!(
                             "{}: the ` s=N w=N v=N` fields of `ibnetdiscover -f` are here but \
@@ -1081,50 +480,11 @@ impl State {
             }
             Some(_) => {}
         }
-
-        if port == 0 || peer_port == 0 {
-            return Err(perr(
-                line,
-                format!(
-                    "{}: port 0 cannot be cabled (port numbers start at 1)",
-                    ctx.what
-                ),
-            ));
-        }
-        if rec.num_ports > 0 && port > rec.num_ports {
-            return Err(perr(
-                line,
-                format!(
-                    "{}: port {port} is above the {} ports of the node's header (line {})",
-                    ctx.what, rec.num_ports, rec.line
-                ),
-            ));
-        }
-        self.halves.push(HalfLink {
-            node: rec.node,
-            port,
-            own_port_guid,
-            peer_guid,
-            peer_kind,
-            peer_port,
-            peer_port_guid,
-            line,
-        });
-        if let Some((base_lid, lmc)) = own_lid {
-            self.port_lids.push(IbPortLid {
-                node: rec.node,
-                port,
-                guid: own_port_guid,
-                base_lid,
-                lmc,
-                line,
-            });
-        }
         Ok(())
     }
 
     /// Checks the end of input, pairs the half-links and builds the topology.
-    fn finish(mut self) -> Result<IbTopology, ParseError> {
+    fn finish(mut self) -> Result<IbTopology, LocatedError> {
         if let Some(p) = self.pending {
             return Err(perr(
                 p.last_line,
@@ -1163,12 +523,13 @@ impl State {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ib::IbLink;
 
-    fn parse(s: &str) -> Result<IbTopology, ParseError> {
+    fn parse(s: &str) -> Result<IbTopology, LocatedError> {
         parse_ibnetdiscover(s.as_bytes())
     }
 
-    fn err(s: &str) -> ParseError {
+    fn err(s: &str) -> LocatedError {
         match parse(s) {
             Ok(t) => panic!("expected an error, got {t:?}"),
             Err(e) => e,
@@ -1388,7 +749,7 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
     #[test]
     fn full_fields_must_be_on_every_port_line_or_none() {
         let e = err(&ROUTER.replacen(" lid 5 4xSDR\n", " lid 5 4xSDR s=1 w=2 v=4\n", 1));
-        assert_eq!(e.line, 12);
+        assert_eq!(e.line, Some(12));
         assert!(
             e.message.contains("not on the first port line (line 11)"),
             "{}",
@@ -1398,7 +759,7 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
         assert!(parse(&full).is_ok());
         let cut = full.replacen(" lid 1 4xSDR s=1 w=2 v=4\n", " lid 1 4xSDR\n", 1);
         let e = err(&cut);
-        assert_eq!(e.line, 14);
+        assert_eq!(e.line, Some(14));
         assert!(e.message.contains("cut short"), "{}", e.message);
     }
 
@@ -1419,7 +780,7 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
     fn empty_or_nodeless_input_is_an_error() {
         for text in ["", "\n\n", "#\n# Topology file\n#\n", "DR path slid 0\n"] {
             let e = err(text);
-            assert_eq!(e.line, 0, "{text:?}");
+            assert_eq!(e.line, None, "{text:?}");
             assert!(e.message.contains("no node records"), "{}", e.message);
         }
     }
@@ -1427,7 +788,7 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
     #[test]
     fn node_list_output_gets_a_hint() {
         let e = err("Ca\t : 0x000000000010001e ports 1 devid 0x0 vendid 0x0 \"node016\"\n");
-        assert_eq!(e.line, 1);
+        assert_eq!(e.line, Some(1));
         assert!(e.message.contains("ibnetdiscover -l"), "{}", e.message);
     }
 
@@ -1446,7 +807,7 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
                 for cut in 1..line.len() {
                     let text = &full[..start + cut];
                     let e = err(text);
-                    assert_eq!(e.line, line_no, "cut {text:?}: {}", e.message);
+                    assert_eq!(e.line.unwrap_or(0), line_no, "cut {text:?}: {}", e.message);
                 }
             }
             start += line.len() + 1;
@@ -1456,15 +817,15 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
     #[test]
     fn truncated_ids_lines_and_dangling_ids_blocks() {
         let e = err("switchguid=0x200000(2000");
-        assert_eq!(e.line, 1);
+        assert_eq!(e.line, Some(1));
         assert!(e.message.contains("`)`"), "{}", e.message);
         let e = err(&format!("{ROUTER}\nvendid=0x0\ndevid=0x0\n"));
-        assert_eq!(e.line, 39);
+        assert_eq!(e.line, Some(39));
         assert!(e.message.contains("truncated"), "{}", e.message);
         let e = err(
             "vendid=0x0\n\nSwitch\t8 \"S-0000000000000001\"\t\t# \"x\" base port 0 lid 1 lmc 0\n",
         );
-        assert_eq!(e.line, 1);
+        assert_eq!(e.line, Some(1));
         assert!(
             e.message.contains("not followed by a node header"),
             "{}",
@@ -1490,7 +851,7 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
             "caguid",
         ] {
             let e = err(&format!("{ROUTER}\n{cut}"));
-            assert_eq!(e.line, 38, "{cut}");
+            assert_eq!(e.line, Some(38), "{cut}");
             assert!(e.message.contains("cut short"), "{}", e.message);
         }
     }
@@ -1499,11 +860,11 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
     fn guid_line_must_match_header() {
         let text = ROUTER.replace("caguid=0x100003", "caguid=0x100004");
         let e = err(&text);
-        assert_eq!(e.line, 28);
+        assert_eq!(e.line, Some(28));
         assert!(e.message.contains("does not match"), "{}", e.message);
         assert!(e.message.contains("(line 27)"), "{}", e.message);
         let text = ROUTER.replace("caguid=0x100003", "rtguid=0x100003");
-        assert_eq!(err(&text).line, 28);
+        assert_eq!(err(&text).line, Some(28));
     }
 
     #[test]
@@ -1512,7 +873,7 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
             .replace("Rt\t2 \"R-", "Rt\t2 \"H-")
             .replace("rtguid", "caguid");
         let e = err(&text);
-        assert_eq!(e.line, 35);
+        assert_eq!(e.line, Some(35));
         assert!(e.message.contains("names a CA"), "{}", e.message);
     }
 
@@ -1525,7 +886,7 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
         ] {
             let text = ROUTER.replace("[3]\t\"R-0000000000300000\"", &format!("[3]\t{bad}"));
             let e = err(&text);
-            assert_eq!(e.line, 13, "{bad}");
+            assert_eq!(e.line, Some(13), "{bad}");
             assert!(
                 e.message.contains("like `\"S-0000000000200000\"`"),
                 "{}",
@@ -1539,7 +900,7 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
         let e = err(&format!(
             "{ROUTER}\nRt\t2 \"R-0000000000300000\"\t\t# \"again\"\n"
         ));
-        assert_eq!(e.line, 38);
+        assert_eq!(e.line, Some(38));
         assert!(e.message.contains("second record"), "{}", e.message);
         assert!(e.message.contains("line 35"), "{}", e.message);
         let text = ROUTER.replace(
@@ -1547,7 +908,7 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
             "[2]\t\"H-0000000000100003\"[1](100004)",
         );
         let e = err(&text);
-        assert_eq!(e.line, 14);
+        assert_eq!(e.line, Some(14));
         assert!(e.message.contains("listed twice"), "{}", e.message);
         assert!(e.message.contains("lines 12 and 14"), "{}", e.message);
     }
@@ -1560,7 +921,7 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
             "[2]\t\"S-000000000000000a\"[3]",
         );
         let e = err(&text);
-        assert_eq!(e.line, 3);
+        assert_eq!(e.line, Some(3));
         assert!(e.message.contains("disagree"), "{}", e.message);
         assert!(e.message.contains("(line 3)"), "{}", e.message);
         assert!(e.message.contains("(line 6)"), "{}", e.message);
@@ -1575,7 +936,7 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
     fn one_sided_links_are_errors() {
         let text = two_switches("[5]\t\"S-000000000000000b\"[6]\t\t# \"B\" lid 2 4xQDR", "");
         let e = err(&text);
-        assert_eq!(e.line, 4);
+        assert_eq!(e.line, Some(4));
         assert!(e.message.contains("does not list port 6"), "{}", e.message);
     }
 
@@ -1583,7 +944,7 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
     fn unknown_peer_is_an_error() {
         let text = two_switches("[5]\t\"S-000000000000000c\"[6]\t\t# \"C\" lid 3 4xQDR", "");
         let e = err(&text);
-        assert_eq!(e.line, 4);
+        assert_eq!(e.line, Some(4));
         assert!(
             e.message.contains("no record for node 0x000000000000000c"),
             "{}",
@@ -1596,7 +957,7 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
         let text = two_switches("", "")
             .replace("[1]\t\"S-000000000000000b\"", "[1]\t\"H-000000000000000b\"");
         let e = err(&text);
-        assert_eq!(e.line, 3);
+        assert_eq!(e.line, Some(3));
         assert!(e.message.contains("is a switch"), "{}", e.message);
     }
 
@@ -1623,7 +984,7 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
             "[4]\t\"H-0000000000100003\"[1](100005)",
         );
         let e = err(&text);
-        assert_eq!(e.line, 14);
+        assert_eq!(e.line, Some(14));
         assert!(e.message.contains("port GUID"), "{}", e.message);
     }
 
@@ -1650,7 +1011,7 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
     #[test]
     fn port_line_outside_record() {
         let e = err("[1]\t\"S-0000000000200000\"[3]\t\t# \"x\" lid 2 4xSDR\n");
-        assert_eq!(e.line, 1);
+        assert_eq!(e.line, Some(1));
         assert!(e.message.contains("outside a node record"), "{}", e.message);
         // A blank line closes the record, so a port line after it is an orphan.
         let text = ROUTER.replace(
@@ -1658,7 +1019,7 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
             "\"Hca2\" lid 1 4xSDR\n\n[5]\t\"S-0000000000200000\"[3]\t\t# \"x\" lid 2 4xSDR\n",
         );
         let e = err(&text);
-        assert_eq!(e.line, 16);
+        assert_eq!(e.line, Some(16));
         assert!(e.message.contains("outside a node record"), "{}", e.message);
     }
 
@@ -1760,7 +1121,7 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
             assert!(e.message.contains(needle), "{to}: {}", e.message);
             assert!(e.message.contains("looks like"), "{}", e.message);
             let line = if from == SW { 14 } else { 36 };
-            assert_eq!(e.line, line, "{to}");
+            assert_eq!(e.line.unwrap_or(0), line, "{to}");
         }
     }
 
@@ -1805,18 +1166,7 @@ Hca\t1 \"H-000000000000000e\"\t\t# \"xsigo2\"
     }
 
     #[test]
-    fn helpers() {
-        assert_eq!(parse_hex(b"00000000000000000001"), Some(1));
-        assert_eq!(parse_hex(b"10000000000000000"), None);
-        assert_eq!(parse_hex(b"ffffffffffffffff"), Some(u64::MAX));
-        assert_eq!(parse_hex(b"0"), Some(0));
-        assert_eq!(parse_hex(b""), None);
-        assert_eq!(trim(b" \t x y \t"), b"x y");
-        assert_eq!(trim(b" \t "), b"");
-        assert_eq!(excerpt(b""), "the end of the line");
-        assert_eq!(excerpt(b"a\tb"), "`a\\tb`");
-        assert!(excerpt(&[b'x'; 100]).ends_with("…`"));
-        assert_eq!(Cur::new(b"18446744073709551616").dec(), None);
+    fn line_kinds() {
         assert_eq!(classify(b"Switch"), LineKind::Header(NodeKind::Switch));
         assert_eq!(classify(b"Switches: 3"), LineKind::Other);
         assert_eq!(classify(b"Chassis 1"), LineKind::Other);
