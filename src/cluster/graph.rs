@@ -1,7 +1,8 @@
 //! The cluster model of PFSim-style studies: hosts with processing elements and links
 //! with capacities, read from PFSim's GraphML schema or from any fabric orcs reads.
 
-use crate::workload::matrix::{parse_index, show, TrafficError};
+use crate::error::LocatedError;
+use crate::workload::matrix::{located, parse_index, show};
 use rustc_hash::FxHashMap;
 use std::io::Read;
 
@@ -34,7 +35,7 @@ impl Cluster {
     pub fn from_fabric(
         fabric: &crate::fabric::Fabric,
         path: &str,
-    ) -> Result<Cluster, TrafficError> {
+    ) -> Result<Cluster, LocatedError> {
         let n = fabric.num_nodes();
         let mut host_pes = Vec::with_capacity(fabric.num_hosts());
         for &node in &fabric.hosts {
@@ -45,7 +46,7 @@ impl Cluster {
                 Some((_, text)) => match text.trim_matches('"').parse::<u32>() {
                     Ok(p) if p > 0 => p,
                     _ => {
-                        return Err(TrafficError::new(
+                        return Err(located(
                             path,
                             line,
                             format!("host capacity \"{text}\" is not a positive whole number of processing elements"),
@@ -56,7 +57,7 @@ impl Cluster {
             host_pes.push(pes);
         }
         let capacity = fabric.edge_capacities().map_err(|(line, message)| {
-            TrafficError::new(path, Some(line as usize).filter(|&l| l > 0), message)
+            located(path, Some(line as usize).filter(|&l| l > 0), message)
         })?;
         let mut edges = Vec::with_capacity(fabric.num_edges());
         let mut out_edges = vec![Vec::new(); n];
@@ -82,7 +83,7 @@ impl Cluster {
 /// Reads a cluster: PFSim GraphML (a `.graphml` name or a file that starts with XML), or
 /// any fabric `orcs -i` reads (dot, `.orcsfab`), whose routing is then ignored (see
 /// [`Cluster::from_fabric`]). O(file size).
-pub fn read_cluster(path: &str) -> Result<Cluster, TrafficError> {
+pub fn read_cluster(path: &str) -> Result<Cluster, LocatedError> {
     let looks_xml = path.ends_with(".graphml")
         || std::fs::File::open(path)
             .and_then(|mut f| {
@@ -101,18 +102,15 @@ pub fn read_cluster(path: &str) -> Result<Cluster, TrafficError> {
         topology_only: true,
         ..Default::default()
     };
-    let loaded = crate::fabric::input::load_input(&spec).map_err(|e| TrafficError {
-        path: path.to_string(),
-        line: e.line.map(|l| l as usize),
-        message: e.message,
-    })?;
+    let loaded = crate::fabric::input::load_input(&spec)
+        .map_err(|e| LocatedError::at(path, e.line, e.message))?;
     Cluster::from_fabric(&loaded.fabric, path)
 }
 
 /// Reads a GraphML cluster file; see [`parse_cluster_graphml`]. O(file size).
-pub fn read_cluster_graphml(path: &str) -> Result<Cluster, TrafficError> {
+pub fn read_cluster_graphml(path: &str) -> Result<Cluster, LocatedError> {
     let text = std::fs::read_to_string(path)
-        .map_err(|e| TrafficError::new(path, None, format!("cannot read: {e}")))?;
+        .map_err(|e| located(path, None, format!("cannot read: {e}")))?;
     parse_cluster_graphml(&text, path)
 }
 
@@ -128,9 +126,9 @@ pub fn read_cluster_graphml(path: &str) -> Result<Cluster, TrafficError> {
 /// values are ignored, as in networkx 1.11 which PFSim used. Only the first `<graph>` is read.
 ///
 /// O(file size) time with hashing of node ids and edge pairs.
-pub fn parse_cluster_graphml(text: &str, path: &str) -> Result<Cluster, TrafficError> {
+pub fn parse_cluster_graphml(text: &str, path: &str) -> Result<Cluster, LocatedError> {
     let doc = roxmltree::Document::parse(text).map_err(|e| {
-        TrafficError::new(
+        located(
             path,
             Some(e.pos().row as usize),
             format!("invalid XML: {e}"),
@@ -139,7 +137,7 @@ pub fn parse_cluster_graphml(text: &str, path: &str) -> Result<Cluster, TrafficE
     let line_of = |n: roxmltree::Node| doc.text_pos_at(n.range().start).row as usize;
     let root = doc.root_element();
     if root.tag_name().name() != "graphml" {
-        return Err(TrafficError::new(
+        return Err(located(
             path,
             Some(line_of(root)),
             format!(
@@ -152,7 +150,7 @@ pub fn parse_cluster_graphml(text: &str, path: &str) -> Result<Cluster, TrafficE
     let mut keys: FxHashMap<&str, &str> = FxHashMap::default();
     for k in root.children().filter(|n| n.has_tag_name_local("key")) {
         let (Some(id), Some(name)) = (k.attribute("id"), k.attribute("attr.name")) else {
-            return Err(TrafficError::new(
+            return Err(located(
                 path,
                 Some(line_of(k)),
                 "<key> needs both `id` and `attr.name`",
@@ -161,13 +159,13 @@ pub fn parse_cluster_graphml(text: &str, path: &str) -> Result<Cluster, TrafficE
         keys.insert(id, name);
     }
     let Some(graph) = root.children().find(|n| n.has_tag_name_local("graph")) else {
-        return Err(TrafficError::new(path, None, "no <graph> element"));
+        return Err(located(path, None, "no <graph> element"));
     };
     let directed = match graph.attribute("edgedefault") {
         None | Some("directed") => true,
         Some("undirected") => false,
         Some(other) => {
-            return Err(TrafficError::new(
+            return Err(located(
                 path,
                 Some(line_of(graph)),
                 format!(
@@ -179,15 +177,15 @@ pub fn parse_cluster_graphml(text: &str, path: &str) -> Result<Cluster, TrafficE
     };
     // Resolves the <data> children of an element to (attribute name, text, line).
     let data_of =
-        |el: roxmltree::Node<'_, '_>| -> Result<Vec<(&str, String, usize)>, TrafficError> {
+        |el: roxmltree::Node<'_, '_>| -> Result<Vec<(&str, String, usize)>, LocatedError> {
             let mut out = Vec::new();
             for d in el.children().filter(|n| n.has_tag_name_local("data")) {
                 let line = line_of(d);
                 let Some(key) = d.attribute("key") else {
-                    return Err(TrafficError::new(path, Some(line), "<data> without `key`"));
+                    return Err(located(path, Some(line), "<data> without `key`"));
                 };
                 let Some(&name) = keys.get(key) else {
-                    return Err(TrafficError::new(
+                    return Err(located(
                         path,
                         Some(line),
                         format!("<data key=\"{}\"> has no <key> declaration", show(key)),
@@ -222,21 +220,17 @@ pub fn parse_cluster_graphml(text: &str, path: &str) -> Result<Cluster, TrafficE
         match el.tag_name().name() {
             "node" => {
                 let Some(id) = el.attribute("id") else {
-                    return Err(TrafficError::new(path, Some(line), "<node> without `id`"));
+                    return Err(located(path, Some(line), "<node> without `id`"));
                 };
                 if el.children().any(|c| c.has_tag_name_local("graph")) {
-                    return Err(TrafficError::new(
-                        path,
-                        Some(line),
-                        "nested graphs are not supported",
-                    ));
+                    return Err(located(path, Some(line), "nested graphs are not supported"));
                 }
                 let v = match index.get(id) {
                     Some(&v) => v as usize,
                     None => {
                         let v = cluster.names.len();
                         if v >= u32::MAX as usize {
-                            return Err(TrafficError::new(path, Some(line), "too many nodes"));
+                            return Err(located(path, Some(line), "too many nodes"));
                         }
                         index.insert(id, v as u32);
                         cluster.names.push(id.to_string());
@@ -253,7 +247,7 @@ pub fn parse_cluster_graphml(text: &str, path: &str) -> Result<Cluster, TrafficE
                             let pe = parse_index(&value)
                                 .filter(|&p| p <= u32::MAX as u64)
                                 .ok_or_else(|| {
-                                    TrafficError::new(
+                                    located(
                                         path,
                                         Some(dline),
                                         format!(
@@ -270,13 +264,7 @@ pub fn parse_cluster_graphml(text: &str, path: &str) -> Result<Cluster, TrafficE
                 }
             }
             "edge" => pending_edges.push((el, line)),
-            "hyperedge" => {
-                return Err(TrafficError::new(
-                    path,
-                    Some(line),
-                    "hyperedges are not supported",
-                ))
-            }
+            "hyperedge" => return Err(located(path, Some(line), "hyperedges are not supported")),
             _ => {}
         }
     }
@@ -290,7 +278,7 @@ pub fn parse_cluster_graphml(text: &str, path: &str) -> Result<Cluster, TrafficE
             }
             Some("switch") => cluster.is_host.push(false),
             Some(other) => {
-                return Err(TrafficError::new(
+                return Err(located(
                     path,
                     Some(first_line[v]),
                     format!(
@@ -301,7 +289,7 @@ pub fn parse_cluster_graphml(text: &str, path: &str) -> Result<Cluster, TrafficE
                 ))
             }
             None => {
-                return Err(TrafficError::new(
+                return Err(located(
                     path,
                     Some(first_line[v]),
                     format!(
@@ -318,14 +306,14 @@ pub fn parse_cluster_graphml(text: &str, path: &str) -> Result<Cluster, TrafficE
         let mut ends = [0u32; 2];
         for (k, attr) in ["source", "target"].iter().enumerate() {
             let Some(name) = el.attribute(*attr) else {
-                return Err(TrafficError::new(
+                return Err(located(
                     path,
                     Some(line),
                     format!("<edge> without `{attr}`"),
                 ));
             };
             let Some(&v) = index.get(name) else {
-                return Err(TrafficError::new(
+                return Err(located(
                     path,
                     Some(line),
                     format!("edge {attr} `{}` is not a declared <node>", show(name)),
@@ -341,7 +329,7 @@ pub fn parse_cluster_graphml(text: &str, path: &str) -> Result<Cluster, TrafficE
                     .ok()
                     .filter(|c: &f64| c.is_finite() && *c > 0.0)
                     .ok_or_else(|| {
-                        TrafficError::new(
+                        located(
                             path,
                             Some(dline),
                             format!(
@@ -358,7 +346,7 @@ pub fn parse_cluster_graphml(text: &str, path: &str) -> Result<Cluster, TrafficE
             Some("true") => false,
             None => !directed,
             Some(other) => {
-                return Err(TrafficError::new(
+                return Err(located(
                     path,
                     Some(line),
                     format!("directed=`{}` (expected `true` or `false`)", show(other)),
@@ -383,7 +371,7 @@ pub fn parse_cluster_graphml(text: &str, path: &str) -> Result<Cluster, TrafficE
         }
     }
     if edges.len() > u32::MAX as usize {
-        return Err(TrafficError::new(path, None, "too many edges"));
+        return Err(located(path, None, "too many edges"));
     }
     cluster.out_edges = vec![Vec::new(); cluster.names.len()];
     for (e, (&(t, h), cap)) in edges.iter().zip(&edge_caps).enumerate() {

@@ -5,6 +5,9 @@
 //! A generator returns a [`Generated`] fabric: the topology as a [`Fabric`] whose edge
 //! keys are port numbers (1-based per node, as an ibsim net file would number them), with
 //! no routing yet, plus the [`Structure`] it was built from.
+//!
+//! May use: [`crate::fabric`] (the model it builds). Never routing, the workload, an
+//! engine or any output.
 
 use crate::fabric::Fabric;
 

@@ -224,106 +224,150 @@ fn check_destination(
     scratch: &mut Scratch,
     result: &mut RouteCheck,
 ) {
-    let Scratch {
-        dist,
-        count,
-        stack,
-        order,
-        bad,
-    } = scratch;
     let target = fabric.hosts[dst as usize];
-    dist[target as usize] = 0;
-    order.clear();
-    order.push(target);
-    bad.clear();
+    scratch.dist[target as usize] = 0;
+    scratch.order.clear();
+    scratch.order.push(target);
+    scratch.bad.clear();
     for &src in hosts {
         if src == dst {
             continue;
         }
         result.pairs_checked += 1;
         let start = fabric.hosts[src as usize];
-        // Walk until a node with a known state, remembering the path.
-        stack.clear();
+        let (outcome, end) = scratch.walk(fabric, table, start, dst);
+        match outcome {
+            DEAD | LOOPS => scratch.record_broken(fabric, table, (src, dst), outcome, end, result),
+            d => scratch.record_routed(start, d, result),
+        }
+    }
+    scratch.count_links(fabric, table, target, dst, result);
+    let Scratch {
+        dist, order, bad, ..
+    } = scratch;
+    for &v in order.iter().chain(bad.iter()) {
+        dist[v as usize] = UNKNOWN;
+    }
+}
+
+impl Scratch {
+    /// Walks from `start` towards `dst` until a node with a known state, leaving the path
+    /// (marked `IN_PROGRESS`) on `stack`. Returns the outcome (the hop count of the node
+    /// reached, `DEAD` or `LOOPS`) and the node where the walk stopped.
+    #[inline]
+    fn walk(
+        &mut self,
+        fabric: &Fabric,
+        table: &ForwardingTable,
+        start: u32,
+        dst: u32,
+    ) -> (u32, u32) {
+        self.stack.clear();
         let mut cur = start;
         let outcome = loop {
-            match dist[cur as usize] {
+            match self.dist[cur as usize] {
                 UNKNOWN => {}
                 IN_PROGRESS => break LOOPS,
                 d => break d,
             }
-            dist[cur as usize] = IN_PROGRESS;
-            stack.push(cur);
+            self.dist[cur as usize] = IN_PROGRESS;
+            self.stack.push(cur);
             match table.next_edge(fabric, cur, dst) {
                 Some(e) => cur = fabric.edge_head[e as usize],
                 None => break DEAD,
             }
         };
-        // Resolve the path's nodes from the end backwards.
-        match outcome {
-            DEAD | LOOPS => {
-                let fault = if outcome == DEAD {
-                    let at = if dist[cur as usize] == DEAD {
-                        dead_end_of(fabric, table, cur, dst)
-                    } else {
-                        *stack.last().unwrap_or(&cur)
-                    };
-                    RouteFault::DeadEnd { at }
-                } else if dist[cur as usize] == IN_PROGRESS {
-                    let pos = stack.iter().position(|&v| v == cur).unwrap_or(0);
-                    RouteFault::Loop {
-                        cycle: stack[pos..].to_vec(),
-                    }
-                } else {
-                    RouteFault::Loop {
-                        cycle: loop_of(fabric, table, cur, dst),
-                    }
-                };
-                let loop_now = matches!(fault, RouteFault::Loop { .. });
-                if loop_now {
-                    result.loops += 1;
-                } else {
-                    result.dead_ends += 1;
-                }
-                if result.examples.len() < RouteCheck::MAX_EXAMPLES {
-                    result.examples.push(BrokenRoute { src, dst, fault });
-                }
-                let mark = if loop_now { LOOPS } else { DEAD };
-                for &v in stack.iter() {
-                    dist[v as usize] = mark;
-                    bad.push(v);
-                }
+        (outcome, cur)
+    }
+
+    /// Counts the broken pair `(src, dst)` whose walk ended at `cur` with `outcome`
+    /// (`DEAD` or `LOOPS`), keeps it as an example while there is room, and marks the
+    /// walked path with the same fate.
+    fn record_broken(
+        &mut self,
+        fabric: &Fabric,
+        table: &ForwardingTable,
+        (src, dst): (u32, u32),
+        outcome: u32,
+        cur: u32,
+        result: &mut RouteCheck,
+    ) {
+        let Scratch {
+            dist, stack, bad, ..
+        } = self;
+        let fault = if outcome == DEAD {
+            let at = if dist[cur as usize] == DEAD {
+                dead_end_of(fabric, table, cur, dst)
+            } else {
+                *stack.last().unwrap_or(&cur)
+            };
+            RouteFault::DeadEnd { at }
+        } else if dist[cur as usize] == IN_PROGRESS {
+            let pos = stack.iter().position(|&v| v == cur).unwrap_or(0);
+            RouteFault::Loop {
+                cycle: stack[pos..].to_vec(),
             }
-            d => {
-                let mut d = d;
-                for &v in stack.iter().rev() {
-                    d += 1;
-                    dist[v as usize] = d;
-                    order.push(v);
-                }
-                let hops = dist[start as usize] as usize;
-                if result.path_lengths.len() <= hops {
-                    result.path_lengths.resize(hops + 1, 0);
-                }
-                result.path_lengths[hops] += 1;
-                count[start as usize] += 1;
+        } else {
+            RouteFault::Loop {
+                cycle: loop_of(fabric, table, cur, dst),
             }
+        };
+        let loop_now = matches!(fault, RouteFault::Loop { .. });
+        if loop_now {
+            result.loops += 1;
+        } else {
+            result.dead_ends += 1;
+        }
+        if result.examples.len() < RouteCheck::MAX_EXAMPLES {
+            result.examples.push(BrokenRoute { src, dst, fault });
+        }
+        let mark = if loop_now { LOOPS } else { DEAD };
+        for &v in stack.iter() {
+            dist[v as usize] = mark;
+            bad.push(v);
         }
     }
-    // Per-link counts: push each routed source's count down the in-tree towards dst.
-    // A node enters `order` only after its successor, so the reverse of `order` hands
-    // every node its complete count before it passes the count on.
-    for &v in order.iter().rev() {
-        let c = std::mem::take(&mut count[v as usize]);
-        if v == target || c == 0 {
-            continue;
+
+    /// Resolves the walked path from `start`, which reached a node `d` hops from the
+    /// destination, and counts the route's length.
+    #[inline]
+    fn record_routed(&mut self, start: u32, d: u32, result: &mut RouteCheck) {
+        let mut d = d;
+        for &v in self.stack.iter().rev() {
+            d += 1;
+            self.dist[v as usize] = d;
+            self.order.push(v);
         }
-        if let Some(e) = table.next_edge(fabric, v, dst) {
-            result.link_routes[e as usize] += c;
-            count[fabric.edge_head[e as usize] as usize] += c;
+        let hops = self.dist[start as usize] as usize;
+        if result.path_lengths.len() <= hops {
+            result.path_lengths.resize(hops + 1, 0);
         }
+        result.path_lengths[hops] += 1;
+        self.count[start as usize] += 1;
     }
-    for &v in order.iter().chain(bad.iter()) {
-        dist[v as usize] = UNKNOWN;
+
+    /// Per-link counts: pushes each routed source's count down the in-tree towards
+    /// `dst` (node `target`). A node enters `order` only after its successor, so the
+    /// reverse of `order` hands every node its complete count before it passes the count
+    /// on.
+    fn count_links(
+        &mut self,
+        fabric: &Fabric,
+        table: &ForwardingTable,
+        target: u32,
+        dst: u32,
+        result: &mut RouteCheck,
+    ) {
+        for &v in self.order.iter().rev() {
+            let c = std::mem::take(&mut self.count[v as usize]);
+            if v == target || c == 0 {
+                continue;
+            }
+            if let Some(e) = table.next_edge(fabric, v, dst) {
+                result.link_routes[e as usize] += c;
+                self.count[fabric.edge_head[e as usize] as usize] += c;
+            }
+        }
     }
 }
 

@@ -3,6 +3,12 @@
 //! engines for any fabric (OpenSM's minhop, updn, dnup, sssp, and random) and those that
 //! use a generated fabric's structure (D-mod-K, dimension order), and deadlock analysis.
 //!
+//! Errors: each engine family has its own ([`engines::EngineError`],
+//! [`structured::RouteError`]), with variants that tests and callers tell apart;
+//! [`RoutingChoiceError`] wraps both for [`route_generated`], the one entry point that
+//! picks an engine by name. [`TableError`] says why stored table arrays do not fit a
+//! fabric.
+//!
 //! May use: [`crate::fabric`] (the graph) and [`crate::gen`] (a generated fabric's
 //! structure). Never the workload, the engine or any output.
 
@@ -17,7 +23,7 @@ pub use check::{
 };
 pub use table::{
     comments_from_table, comments_match_table, AnyRouter, ForwardingTable, PortIndex, PortRows,
-    Router, LANES, NO_PORT,
+    Router, TableError, LANES, NO_PORT,
 };
 
 use crate::gen::{Generated, Structure};

@@ -1,4 +1,5 @@
-//! Destination-based forwarding tables and the route checker.
+//! Destination-based forwarding tables: the compact table, the walkers that follow it, and
+//! the routing comments of a dot file that express it.
 //!
 //! A [`ForwardingTable`] answers "node v, destination host d → outgoing edge" in O(1)
 //! from flat arrays. Nodes that send every destination through one edge (hosts with a
@@ -11,6 +12,46 @@
 use crate::fabric::dot::{self, SymbolTable};
 use crate::fabric::{EdgeComments, Fabric, NONE};
 use rayon::prelude::*;
+
+/// Why stored table arrays do not fit a fabric ([`ForwardingTable::from_raw_parts`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// The arrays' lengths do not match the fabric's nodes and hosts.
+    #[error("forwarding table sizes do not match the fabric")]
+    Sizes,
+    /// A node's single edge for every destination is not one of its out-edges.
+    #[error("node {node}: uniform edge {edge} does not leave it")]
+    UniformEdge {
+        /// The node id.
+        node: usize,
+        /// The stored edge.
+        edge: u32,
+    },
+    /// A row entry names a local port beyond the node's out-edges.
+    #[error("node {node}: a port exceeds its {degree} out-edges")]
+    PortBeyondDegree {
+        /// The node id.
+        node: usize,
+        /// Its out-degree.
+        degree: usize,
+    },
+    /// A node's row index is past the stored rows.
+    #[error("node {node}: row {row} does not exist")]
+    NoRow {
+        /// The node id.
+        node: usize,
+        /// The stored row index.
+        row: u32,
+    },
+}
+
+impl From<TableError> for String {
+    /// The message alone, for a reader that reports it inside its own error about the
+    /// input the arrays came from.
+    fn from(e: TableError) -> String {
+        e.to_string()
+    }
+}
 
 /// Marks "no route" in a dense row.
 pub const NO_PORT: u16 = u16::MAX;
@@ -215,14 +256,14 @@ impl ForwardingTable {
         row_of_node: Vec<u32>,
         uniform_edge: Vec<u32>,
         ports: PortRows,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, TableError> {
         let nodes = fabric.num_nodes();
         if num_hosts != fabric.num_hosts()
             || row_of_node.len() != nodes
             || uniform_edge.len() != nodes
             || (num_hosts > 0 && ports.len() % num_hosts != 0)
         {
-            return Err("forwarding table sizes do not match the fabric".into());
+            return Err(TableError::Sizes);
         }
         let rows = ports.len().checked_div(num_hosts).unwrap_or(0);
         // Rows are checked in parallel: on a 100k-host fabric they hold a billion entries.
@@ -232,16 +273,16 @@ impl ForwardingTable {
                 NONE => {
                     let e = uniform_edge[v];
                     if e != NONE && fabric.edge_tail.get(e as usize) != Some(&(v as u32)) {
-                        return Err(format!("node {v}: uniform edge {e} does not leave it"));
+                        return Err(TableError::UniformEdge { node: v, edge: e });
                     }
                 }
                 r if (r as usize) < rows => {
                     let row = r as usize * num_hosts..(r as usize + 1) * num_hosts;
                     if ports.exceeds(row, degree) {
-                        return Err(format!("node {v}: a port exceeds its {degree} out-edges"));
+                        return Err(TableError::PortBeyondDegree { node: v, degree });
                     }
                 }
-                r => return Err(format!("node {v}: row {r} does not exist")),
+                r => return Err(TableError::NoRow { node: v, row: r }),
             }
             Ok(())
         })?;
@@ -258,7 +299,7 @@ impl ForwardingTable {
         self.ports.len() / self.num_hosts.max(1)
     }
 
-    /// A view for walking routes that [`check_routes`] has validated.
+    /// A view for walking routes that [`check_routes`](super::check_routes) has validated.
     pub fn router<'a>(&'a self, fabric: &'a Fabric) -> AnyRouter<'a> {
         fn make<'a, P: PortIndex>(
             t: &'a ForwardingTable,

@@ -1,6 +1,7 @@
 //! Which hosts take part and which rank runs where: subsets, part subsets, the node
 //! ordering file, and the per-run shuffle (spec §4).
 
+use crate::error::LocatedError;
 use crate::fabric::{parse_strtoul_hex, Fabric};
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -61,7 +62,8 @@ pub struct LayoutSpec {
     pub shuffle: bool,
 }
 
-/// Errors in choosing the hosts.
+/// Errors in choosing the hosts. (A node ordering file that cannot be read is a
+/// [`LocatedError`] of [`parse_node_ordering`].)
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MappingError {
     /// `linear_bfs` found too few hosts.
@@ -73,16 +75,6 @@ pub enum MappingError {
         found: usize,
         /// Hosts needed.
         wanted: usize,
-    },
-    /// A node ordering file line is not a GUID.
-    #[error("{path}:{line}: `{text}` is not a valid GUID (expected one hexadecimal number per line, optionally followed by a `#` comment)")]
-    BadGuid {
-        /// The file.
-        path: String,
-        /// 1-based line.
-        line: usize,
-        /// The offending text.
-        text: String,
     },
 }
 
@@ -278,7 +270,7 @@ fn bfs_hosts(fabric: &Fabric) -> Vec<u32> {
 /// Parses a node ordering file (spec §4.5): one hexadecimal GUID per line (optional
 /// `0x`, leading white space), blank lines and `#` lines ignored, a `#` comment or white
 /// space may follow the number.
-pub fn parse_node_ordering(text: &str, path: &str) -> Result<Vec<u64>, MappingError> {
+pub fn parse_node_ordering(text: &str, path: &str) -> Result<Vec<u64>, LocatedError> {
     let mut guids = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let trimmed = line.trim_start();
@@ -300,11 +292,15 @@ pub fn parse_node_ordering(text: &str, path: &str) -> Result<Vec<u64>, MappingEr
             && digits.bytes().all(|b| b.is_ascii_hexdigit())
             && (rest.is_empty() || rest.starts_with('#'));
         if !valid {
-            return Err(MappingError::BadGuid {
-                path: path.to_string(),
-                line: i + 1,
-                text: line.trim().to_string(),
-            });
+            return Err(LocatedError::at_line(
+                path,
+                u32::try_from(i + 1).unwrap_or(u32::MAX),
+                format!(
+                    "`{}` is not a valid GUID (expected one hexadecimal number per line, \
+                     optionally followed by a `#` comment)",
+                    line.trim()
+                ),
+            ));
         }
         guids.push(parse_strtoul_hex(digits));
     }

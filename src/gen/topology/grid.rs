@@ -1,0 +1,253 @@
+//! Grids of switches: meshes and tori, hypercubes and HyperX, all recorded as a
+//! [`Structure::Grid`] with every node's switch coordinates.
+
+use super::builder::{coord_name, join_x, Builder};
+use super::{bad, check_size, product, GenError, MAX_DIMENSIONS};
+use crate::gen::{Generated, Structure};
+
+/// Coordinates of switch `s` (dimension 0 varies fastest).
+fn coords_of(mut s: u32, dims: &[u32]) -> Vec<u32> {
+    dims.iter()
+        .map(|&d| {
+            let c = s % d;
+            s /= d;
+            c
+        })
+        .collect()
+}
+
+fn check_dims(
+    generator: &'static str,
+    dims: &[u32],
+    hosts_per_switch: u32,
+) -> Result<(), GenError> {
+    if dims.is_empty() || dims.len() > MAX_DIMENSIONS {
+        return Err(bad(
+            generator,
+            "dims",
+            join_x(dims),
+            &format!("give 1..={MAX_DIMENSIONS} dimensions"),
+        ));
+    }
+    if dims.contains(&0) {
+        return Err(bad(
+            generator,
+            "dims",
+            join_x(dims),
+            "every dimension must be at least 1",
+        ));
+    }
+    if hosts_per_switch == 0 {
+        return Err(bad(
+            generator,
+            "hosts",
+            0,
+            "hosts per switch must be at least 1",
+        ));
+    }
+    Ok(())
+}
+
+/// Builds the switches and hosts of a grid (shared by mesh/torus, hypercube, HyperX);
+/// returns the builder, the switches' first node id and the per-node coordinates.
+fn grid_nodes(dims: &[u32], hosts_per_switch: u32, cables: u128) -> (Builder, u32, Vec<Vec<u32>>) {
+    let switches: u32 = dims.iter().product();
+    let hosts = switches * hosts_per_switch;
+    let mut b = Builder::new((switches + hosts) as usize, cables as usize);
+    b.hosts(hosts);
+    let first = b.next_node();
+    let mut coords = Vec::with_capacity((switches + hosts) as usize);
+    for x in 0..hosts {
+        coords.push(coords_of(x / hosts_per_switch, dims));
+    }
+    for s in 0..switches {
+        let c = coords_of(s, dims);
+        b.switch(coord_name(&c));
+        coords.push(c);
+    }
+    for x in 0..hosts {
+        b.cable(x, 1, first + x / hosts_per_switch, x % hosts_per_switch + 1);
+    }
+    (b, first, coords)
+}
+
+/// An n-dimensional mesh (`wrap = false`) or torus (`wrap = true`) of switches with
+/// `hosts_per_switch` hosts each; `dims` gives the radix of each dimension (1 to 32
+/// dimensions, each ≥ 1).
+///
+/// Switch `s` has coordinates `c` with `s = c0 + d0·(c1 + d1·(c2 + ...))` (dimension 0
+/// varies fastest) and is named `S<c0>_<c1>_...`; switches follow hosts in index order.
+/// Host `x` is on switch `x div hosts_per_switch`, port `x mod hosts_per_switch + 1`.
+/// In dimension `i` a switch links its `+` port `hosts_per_switch + 2i + 2` to the `-`
+/// port `hosts_per_switch + 2i + 1` of its neighbour with `c_i + 1`; in a torus the
+/// switch with `c_i = d_i - 1` links its `+` port to the `-` port of the switch with
+/// `c_i = 0`. A torus dimension of radix 1 or 2 has no wraparound cable (with radix 2 it
+/// would duplicate the mesh cable), so it is a mesh dimension, and the structure's
+/// `wrap` flag says so. Ports of missing neighbours (mesh borders) stay unused.
+/// O(nodes + edges).
+pub fn grid(dims: &[u32], wrap: bool, hosts_per_switch: u32) -> Result<Generated, GenError> {
+    let generator = if wrap { "torus" } else { "mesh" };
+    check_dims(generator, dims, hosts_per_switch)?;
+    let switches = product(dims.iter().map(|&d| d as u128));
+    let hosts = switches.saturating_mul(hosts_per_switch as u128);
+    let wraps: Vec<bool> = dims.iter().map(|&d| wrap && d >= 3).collect();
+    let links = dims.iter().zip(&wraps).fold(0u128, |a, (&d, &wr)| {
+        let per_dim = if wr {
+            switches
+        } else {
+            switches / d as u128 * (d as u128 - 1)
+        };
+        a.saturating_add(per_dim)
+    });
+    let ports = hosts_per_switch as u128 + 2 * dims.len() as u128;
+    check_size(
+        generator,
+        switches.saturating_add(hosts),
+        hosts.saturating_add(links),
+        ports,
+    )?;
+
+    let (mut b, first, coords) = grid_nodes(dims, hosts_per_switch, hosts + links);
+    let mut stride = 1u32;
+    let mut strides = Vec::with_capacity(dims.len());
+    for &d in dims {
+        strides.push(stride);
+        stride *= d;
+    }
+    for s in 0..switches as u32 {
+        let c = &coords[(first + s) as usize];
+        for (i, &d) in dims.iter().enumerate() {
+            let plus = hosts_per_switch + 2 * i as u32 + 2;
+            let minus = plus - 1;
+            if c[i] + 1 < d {
+                b.cable(first + s, plus, first + s + strides[i], minus);
+            } else if wraps[i] {
+                b.cable(first + s, plus, first + s - (d - 1) * strides[i], minus);
+            }
+        }
+    }
+    let kind = if wrap { "torus" } else { "mesh" };
+    Ok(Generated {
+        fabric: b.finish(),
+        structure: Structure::Grid {
+            dims: dims.to_vec(),
+            wrap: wraps,
+            coords,
+            all_to_all: false,
+        },
+        description: format!(
+            "{kind}:dims={},hosts={hosts_per_switch} ({} {kind}: {hosts} hosts, {switches} switches)",
+            join_x(dims),
+            join_x(dims),
+        ),
+    })
+}
+
+/// A hypercube of `2^dimension` switches (1 ≤ dimension ≤ 24) with `hosts_per_switch`
+/// hosts each.
+///
+/// Switch `s` has coordinates = the bits of `s` (bit 0 first) and is named
+/// `S<b0>_<b1>_...`; hosts are attached as in [`grid`]. Port
+/// `hosts_per_switch + 1 + i` links to the switch that differs in bit `i`. The structure
+/// is a [`Structure::Grid`] with every radix 2 and no wraparound. O(nodes + edges).
+pub fn hypercube(dimension: u32, hosts_per_switch: u32) -> Result<Generated, GenError> {
+    const G: &str = "hypercube";
+    if !(1..=24).contains(&dimension) {
+        return Err(bad(G, "d", dimension, "the dimension must be in 1..=24"));
+    }
+    if hosts_per_switch == 0 {
+        return Err(bad(G, "hosts", 0, "hosts per switch must be at least 1"));
+    }
+    let dims = vec![2u32; dimension as usize];
+    let switches = 1u128 << dimension;
+    let hosts = switches * hosts_per_switch as u128;
+    let links = switches / 2 * dimension as u128;
+    check_size(
+        G,
+        switches + hosts,
+        hosts + links,
+        hosts_per_switch as u128 + dimension as u128,
+    )?;
+    let (mut b, first, coords) = grid_nodes(&dims, hosts_per_switch, hosts + links);
+    for s in 0..switches as u32 {
+        for i in 0..dimension {
+            if s & (1 << i) == 0 {
+                let port = hosts_per_switch + 1 + i;
+                b.cable(first + s, port, first + (s | (1 << i)), port);
+            }
+        }
+    }
+    Ok(Generated {
+        fabric: b.finish(),
+        structure: Structure::Grid {
+            wrap: vec![false; dims.len()],
+            dims,
+            coords,
+            all_to_all: false,
+        },
+        description: format!(
+            "hypercube:d={dimension},hosts={hosts_per_switch} ({dimension}-dimensional hypercube: {hosts} hosts, {switches} switches)"
+        ),
+    })
+}
+
+/// A HyperX: switches on a grid of radices `dims` (1 to 32 dimensions, each ≥ 1), every
+/// switch linked to every other switch that differs in exactly one coordinate, with
+/// `hosts_per_switch` hosts each.
+///
+/// Switches are numbered and named as in [`grid`]. In dimension `i` a switch with
+/// coordinate `c_i` reaches the switch with coordinate `v ≠ c_i` through port
+/// `hosts_per_switch + 1 + o_i + (v if v < c_i else v - 1)`, where
+/// `o_i = (d_0 - 1) + ... + (d_{i-1} - 1)`. O(nodes + edges).
+pub fn hyperx(dims: &[u32], hosts_per_switch: u32) -> Result<Generated, GenError> {
+    const G: &str = "hyperx";
+    check_dims(G, dims, hosts_per_switch)?;
+    let switches = product(dims.iter().map(|&d| d as u128));
+    let hosts = switches.saturating_mul(hosts_per_switch as u128);
+    let links = dims.iter().fold(0u128, |a, &d| {
+        a.saturating_add(switches.saturating_mul(d as u128 - 1) / 2)
+    });
+    let degree: u128 = dims.iter().map(|&d| d as u128 - 1).sum();
+    check_size(
+        G,
+        switches.saturating_add(hosts),
+        hosts.saturating_add(links),
+        hosts_per_switch as u128 + degree,
+    )?;
+    let (mut b, first, coords) = grid_nodes(dims, hosts_per_switch, hosts + links);
+    let mut offsets = Vec::with_capacity(dims.len());
+    let mut strides = Vec::with_capacity(dims.len());
+    let (mut offset, mut stride) = (0u32, 1u32);
+    for &d in dims {
+        offsets.push(offset);
+        strides.push(stride);
+        offset += d - 1;
+        stride *= d;
+    }
+    let port = |i: usize, own: u32, other: u32| {
+        hosts_per_switch + 1 + offsets[i] + if other < own { other } else { other - 1 }
+    };
+    for s in 0..switches as u32 {
+        let c = coords[(first + s) as usize].clone();
+        for (i, &d) in dims.iter().enumerate() {
+            for v in c[i] + 1..d {
+                let t = s + (v - c[i]) * strides[i];
+                b.cable(first + s, port(i, c[i], v), first + t, port(i, v, c[i]));
+            }
+        }
+    }
+    Ok(Generated {
+        fabric: b.finish(),
+        structure: Structure::Grid {
+            dims: dims.to_vec(),
+            wrap: vec![false; dims.len()],
+            coords,
+            all_to_all: true,
+        },
+        description: format!(
+            "hyperx:dims={},hosts={hosts_per_switch} ({} HyperX: {hosts} hosts, {switches} switches)",
+            join_x(dims),
+            join_x(dims)
+        ),
+    })
+}

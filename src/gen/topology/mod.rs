@@ -1,0 +1,167 @@
+//! Topology generators: fat trees (k-ary n-trees, XGFTs, slimmed two-level trees),
+//! meshes and tori, hypercubes, HyperX, dragonflies and Jellyfish random regular graphs.
+//!
+//! Every generator returns a [`Generated`](crate::gen::Generated) fabric without routing. The conventions are
+//! the same everywhere:
+//!
+//! * **Node order:** all hosts first (host `i` is node `i`), then the switches in the
+//!   order the generator's documentation gives (level by level for trees, by index
+//!   otherwise).
+//! * **Names:** hosts are `H` plus the zero-padded decimal host index, five digits wide
+//!   (`H00000`, `H00001`, ...; wider when there are 100 000 hosts or more). ORCS reads a
+//!   host name's GUID as hex, and fixed-width decimal digits sort the same way as numbers
+//!   and as hex, so GUID order is host order. Switches are `S<level>_<index>` in trees
+//!   (level 0 = leaves), `S<c0>_<c1>_...` (their coordinates) in meshes, tori, hypercubes
+//!   and HyperX, `R<group>_<router>` in dragonflies and `S<i>` in Jellyfish. No switch
+//!   name starts with `H`.
+//! * **Ports:** every cable joins one port at each end; ports are numbered from 1 per
+//!   node, hosts have a single port (1), and a switch's host ports come first
+//!   (`1..=hosts_per_switch`). Each cable becomes two directed edges whose `key` is the
+//!   port number at the edge's tail, as in an ibsim net file or an `ibnetdiscover` dump.
+//!   Edges are numbered the ORCS way (by tail, then head node, then creation order), so
+//!   parallel cables between two switches appear in port order.
+//! * **Limits:** at most [`MAX_NODES`] nodes, [`MAX_EDGES`] directed edges and
+//!   [`MAX_PORTS`] ports per node; larger requests fail with [`GenError::TooLarge`] before
+//!   anything is allocated. Impossible parameters fail with [`GenError::Parameter`],
+//!   naming the parameter (as [`generate`] spells it) and its valid range. No parameter
+//!   makes a generator panic.
+//!
+//! Building a fabric costs O(nodes + edges) time and memory, plus a sort of the edges
+//! (O(edges log edges)); Jellyfish adds its randomised construction (see [`jellyfish`]).
+//!
+//! One file per family (fat trees: [`kary_ntree`], [`xgft`], [`slimmed_two_level`];
+//! grids: [`grid`], [`hypercube`], [`hyperx`]; [`dragonfly`]; [`jellyfish`]), one for the
+//! fabric builder they share and one for the spec parser behind [`generate`]. This module
+//! holds what all of them share: the size limits and [`GenError`].
+//!
+//! May use: [`crate::fabric`] (the model it builds) and [`crate::gen`]'s `Structure`
+//! and `Generated`. Nothing else of orcs.
+
+use std::fmt;
+
+mod builder;
+mod dragonfly;
+mod fat_tree;
+mod grid;
+mod jellyfish;
+mod spec;
+
+pub use dragonfly::{dragonfly, GlobalArrangement};
+pub use fat_tree::{kary_ntree, slimmed_two_level, xgft};
+pub use grid::{grid, hypercube, hyperx};
+pub use jellyfish::jellyfish;
+pub use spec::generate;
+
+/// Largest number of nodes (hosts and switches) a generator builds.
+pub const MAX_NODES: u64 = 1 << 24;
+
+/// Largest number of directed edges (two per cable) a generator builds.
+pub const MAX_EDGES: u64 = 1 << 26;
+
+/// Largest number of ports on one node. Forwarding tables store a switch's ports as
+/// 16-bit local indices, so a node may have at most 65 534 links.
+pub const MAX_PORTS: u64 = 65_534;
+
+/// Most dimensions of a mesh, torus, hypercube or HyperX, and most levels of a tree.
+pub const MAX_DIMENSIONS: usize = 32;
+
+/// Why a generator could not build a fabric.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GenError {
+    /// A parameter outside its valid range.
+    #[error("{generator}: {parameter} = {value} is invalid: {valid}")]
+    Parameter {
+        /// The generator, as [`generate`] names it (`kary-ntree`, `torus`, ...).
+        generator: &'static str,
+        /// The parameter, as [`generate`] spells it (`k`, `dims`, `hosts`, ...).
+        parameter: &'static str,
+        /// The value given.
+        value: String,
+        /// The valid range or rule.
+        valid: String,
+    },
+    /// The fabric would exceed one of the size limits.
+    #[error("{generator}: the fabric would have {count} {what}, more than the limit of {limit}")]
+    TooLarge {
+        /// The generator.
+        generator: &'static str,
+        /// What is too many (`nodes`, `directed edges`, `ports on one node`).
+        what: &'static str,
+        /// How many there would be (saturated at `u128::MAX`).
+        count: u128,
+        /// The limit.
+        limit: u64,
+    },
+    /// A generator spec that cannot be parsed (see [`generate`]).
+    #[error("generator spec {spec:?}: {message}")]
+    Spec {
+        /// The spec as given.
+        spec: String,
+        /// What is wrong, with what is accepted.
+        message: String,
+    },
+    /// A dragonfly arrangement name that is none of [`GlobalArrangement`]'s.
+    #[error(
+        "unknown arrangement {name:?}; accepted: absolute (alias consecutive), relative, circulant"
+    )]
+    UnknownArrangement {
+        /// The name as given.
+        name: String,
+    },
+    /// A randomised construction that did not succeed.
+    #[error("{generator}: {message}")]
+    Construction {
+        /// The generator.
+        generator: &'static str,
+        /// What failed.
+        message: String,
+    },
+}
+
+/// The [`GenError::Parameter`] for `parameter` = `value` of `generator`, which must
+/// satisfy `valid`.
+fn bad(
+    generator: &'static str,
+    parameter: &'static str,
+    value: impl fmt::Display,
+    valid: &str,
+) -> GenError {
+    GenError::Parameter {
+        generator,
+        parameter,
+        value: value.to_string(),
+        valid: valid.to_string(),
+    }
+}
+
+/// Product of `values` in u128, saturating.
+fn product(values: impl IntoIterator<Item = u128>) -> u128 {
+    values.into_iter().fold(1u128, |a, b| a.saturating_mul(b))
+}
+
+/// Checks the size limits for a fabric with `nodes` nodes, `cables` cables and at most
+/// `ports` ports on one node.
+fn check_size(
+    generator: &'static str,
+    nodes: u128,
+    cables: u128,
+    ports: u128,
+) -> Result<(), GenError> {
+    let too_large = |what, count, limit| GenError::TooLarge {
+        generator,
+        what,
+        count,
+        limit,
+    };
+    if nodes > MAX_NODES as u128 {
+        return Err(too_large("nodes", nodes, MAX_NODES));
+    }
+    let edges = cables.saturating_mul(2);
+    if edges > MAX_EDGES as u128 {
+        return Err(too_large("directed edges", edges, MAX_EDGES));
+    }
+    if ports > MAX_PORTS as u128 {
+        return Err(too_large("ports on one node", ports, MAX_PORTS));
+    }
+    Ok(())
+}

@@ -1,0 +1,78 @@
+//! The seeded `random` engine: uniform among the minimal-hop ports per switch and
+//! destination.
+
+use super::topo::{Topo, INF};
+use super::EngineError;
+use crate::fabric::NONE;
+use crate::routing::NO_PORT;
+use rand::{Rng, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use std::collections::VecDeque;
+
+/// Uniform random choice among minimal-hop ports, one generator for the whole table,
+/// destinations in host order.
+pub(super) fn random(topo: &Topo<'_>, seed: u64) -> Result<Vec<u16>, EngineError> {
+    let f = topo.f;
+    let hosts = f.num_hosts();
+    let mut rows = vec![NO_PORT; topo.switches.len() * hosts];
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix64(
+        seed ^ 0x5241_4E44_4F4D_5254u64.wrapping_mul(0xD6E8_FEB8_6659_FD93),
+    ));
+    let mut dist = vec![INF; f.num_nodes()];
+    let mut queue = VecDeque::new();
+    let sources = topo.source_switches();
+    let dests: Vec<u32> = (0..hosts as u32).collect();
+    let mut cand: Vec<u32> = Vec::new();
+    let mut spans: Vec<(u32, u32, u32)> = Vec::new();
+    let mut groups = topo.groups(&dests);
+    // Hosts of one switch need not be adjacent in host order: group by switch.
+    groups.sort_by_key(|(t, r)| (topo.sw_index[*t as usize], r.start));
+    let mut last_t = NONE;
+    for (t, range) in groups {
+        if t != last_t {
+            last_t = t;
+            topo.hops_to(t, &mut dist, &mut queue);
+            cand.clear();
+            spans.clear();
+            for (i, &s) in topo.switches.iter().enumerate() {
+                if s == t {
+                    continue;
+                }
+                let start = cand.len() as u32;
+                let ds = dist[s as usize];
+                if ds != INF {
+                    cand.extend(topo.ports(s).iter().copied().filter(|&e| {
+                        let y = f.edge_head[e as usize];
+                        topo.is_switch[y as usize] && dist[y as usize].wrapping_add(1) == ds
+                    }));
+                }
+                if cand.len() as u32 == start {
+                    if sources[i] {
+                        return Err(topo.unroutable("random", s, dests[range.start]));
+                    }
+                    continue;
+                }
+                spans.push((i as u32, start, cand.len() as u32));
+            }
+        }
+        let ti = topo.sw_index[t as usize] as usize;
+        for h in range {
+            let d = topo.deliver[h];
+            rows[ti * hosts + h] = (d - f.out_start[t as usize]) as u16;
+            for &(i, a, b) in &spans {
+                let e = cand[rng.gen_range(a as usize..b as usize)];
+                let s = topo.switches[i as usize];
+                rows[i as usize * hosts + h] = (e - f.out_start[s as usize]) as u16;
+            }
+        }
+    }
+    Ok(rows)
+}
+
+/// The SplitMix64 finaliser, to spread a user seed over the generator's state.
+fn mix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

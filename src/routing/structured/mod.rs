@@ -1,0 +1,171 @@
+//! Routing engines that use the generator's structure: D-mod-K on fat trees
+//! ([`dmodk`], and why [`smodk`] cannot be a forwarding table) and dimension-order
+//! routing on meshes, tori, hypercubes and HyperX ([`dor`]).
+//!
+//! The engines read the [`Structure`] a generator recorded, check it against the
+//! fabric's links (a mismatch is a [`RouteError::Inconsistent`], never a panic or a
+//! wrong table) and fill a [`ForwardingTable`]: every host sends everything through its
+//! uplink (its lowest-port edge), and every switch gets a dense row with one port per
+//! destination host. Edge ports are the numeric `key`s the generators write (or, for an
+//! edge without one, its position among its tail's out-edges, from 1).
+//!
+//! Tables cost 2 bytes per switch and host (a dense row per switch), so the engines
+//! refuse fabrics with more than [`MAX_TABLE_ENTRIES`] switch × host entries.
+//!
+//! This module holds what both families share (the errors, port order, the host
+//! uplinks); `fat_tree` and `dor` hold the engines. May use: [`crate::fabric`],
+//! [`crate::gen`]'s structures and the [`ForwardingTable`] it fills.
+
+use crate::fabric::Fabric;
+use crate::gen::Structure;
+use crate::routing::ForwardingTable;
+
+mod dor;
+mod fat_tree;
+
+pub use dor::dor;
+pub use fat_tree::{dmodk, smodk};
+
+/// Largest forwarding table (switches × hosts entries, 2 bytes each) the engines build.
+pub const MAX_TABLE_ENTRIES: u64 = 1 << 31;
+
+/// Why a structured engine cannot route a fabric.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RouteError {
+    /// The engine does not apply to this kind of fabric (e.g. "dmodk needs a fat tree").
+    #[error("{engine} needs {needs}; this fabric is {found}")]
+    WrongStructure {
+        /// The engine (`dmodk`, `smodk`, `dor`).
+        engine: &'static str,
+        /// What it needs.
+        needs: &'static str,
+        /// What the fabric is.
+        found: &'static str,
+    },
+    /// The routing cannot be written as destination-based forwarding tables.
+    #[error("{engine} cannot be expressed as destination-based forwarding tables: {reason}")]
+    NotDestinationBased {
+        /// The engine.
+        engine: &'static str,
+        /// Why, and what to use instead.
+        reason: String,
+    },
+    /// The fabric's links do not match the structure recorded with it.
+    #[error("{engine}: the fabric does not match its structure: {message}")]
+    Inconsistent {
+        /// The engine.
+        engine: &'static str,
+        /// The first mismatch found.
+        message: String,
+    },
+    /// The table would be larger than [`MAX_TABLE_ENTRIES`].
+    #[error(
+        "{engine}: the forwarding tables would have {entries} entries (switches × hosts), \
+         more than the limit of {limit}"
+    )]
+    TooLarge {
+        /// The engine.
+        engine: &'static str,
+        /// Switches × hosts.
+        entries: u128,
+        /// [`MAX_TABLE_ENTRIES`].
+        limit: u64,
+    },
+}
+
+/// How errors name the kind of fabric `s` is.
+fn structure_name(s: &Structure) -> &'static str {
+    match s {
+        Structure::Tree { .. } => "a fat tree",
+        Structure::Grid {
+            all_to_all: true, ..
+        } => "a HyperX",
+        Structure::Grid { .. } => "a mesh, torus or hypercube",
+        Structure::Dragonfly { .. } => "a dragonfly",
+        Structure::Irregular => "an irregular fabric (no structure to exploit)",
+    }
+}
+
+/// The port number of `edge`: its numeric key, else its position among its tail's
+/// out-edges (from 1).
+fn port_of(fabric: &Fabric, edge: u32) -> u64 {
+    fabric.edge_keys[edge as usize]
+        .as_deref()
+        .and_then(|k| k.trim().parse::<u64>().ok())
+        .unwrap_or_else(|| {
+            let tail = fabric.edge_tail[edge as usize];
+            (edge - fabric.out_start[tail as usize]) as u64 + 1
+        })
+}
+
+/// `node`'s out-edges sorted by port, as local indices.
+fn edges_by_port(fabric: &Fabric, node: u32, keep: impl Fn(u32) -> bool) -> Vec<u16> {
+    let start = fabric.out_start[node as usize];
+    let mut edges: Vec<u32> = fabric.out_edges(node).filter(|&e| keep(e)).collect();
+    edges.sort_by_key(|&e| (port_of(fabric, e), e));
+    edges.into_iter().map(|e| (e - start) as u16).collect()
+}
+
+/// Refuses a fabric whose table would exceed [`MAX_TABLE_ENTRIES`].
+fn check_table_size(engine: &'static str, fabric: &Fabric) -> Result<(), RouteError> {
+    let entries = fabric.num_switches() as u128 * fabric.num_hosts() as u128;
+    if entries > MAX_TABLE_ENTRIES as u128 {
+        return Err(RouteError::TooLarge {
+            engine,
+            entries,
+            limit: MAX_TABLE_ENTRIES,
+        });
+    }
+    Ok(())
+}
+
+/// Checks what every engine needs of any fabric: u16 local ports, and hosts with an
+/// uplink. Routes each host through its lowest-port edge.
+fn route_hosts(
+    engine: &'static str,
+    fabric: &Fabric,
+    table: &mut ForwardingTable,
+) -> Result<(), RouteError> {
+    for v in 0..fabric.num_nodes() as u32 {
+        if fabric.out_edges(v).len() >= u16::MAX as usize {
+            return Err(RouteError::Inconsistent {
+                engine,
+                message: format!(
+                    "{} has more than 65 534 links",
+                    fabric.node_names[v as usize]
+                ),
+            });
+        }
+    }
+    for (h, &v) in fabric.hosts.iter().enumerate() {
+        let Some(&local) = edges_by_port(fabric, v, |_| true).first() else {
+            return Err(RouteError::Inconsistent {
+                engine,
+                message: format!("host {} has no link", fabric.host_name(h as u32)),
+            });
+        };
+        table.set_uniform(v, fabric.out_start[v as usize] + local as u32);
+    }
+    Ok(())
+}
+
+/// An engine checking a fabric against its structure: names nodes and words mismatches.
+struct Check<'a> {
+    engine: &'static str,
+    fabric: &'a Fabric,
+}
+
+impl Check<'_> {
+    /// The [`RouteError::Inconsistent`] saying `message`.
+    fn fail(&self, message: String) -> RouteError {
+        RouteError::Inconsistent {
+            engine: self.engine,
+            message,
+        }
+    }
+
+    /// The name of node `v`.
+    fn name(&self, v: u32) -> &str {
+        self.fabric.node_names[v as usize].as_str()
+    }
+}

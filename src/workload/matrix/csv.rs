@@ -1,0 +1,201 @@
+//! CSV matrices: `src,dst,bytes` rows (0-based ranks, optional header) or a dense
+//! square matrix, comma-, semicolon- or whitespace-separated, with `#` comment lines.
+
+use super::{finish_plain, located, parse_bytes, parse_index, rank_count, show, TrafficMatrix};
+use crate::error::LocatedError;
+
+/// A data row: its 1-based line and its fields.
+type Row<'a> = (usize, Vec<&'a str>);
+
+/// CSV: `src,dst,bytes` rows or a dense square matrix. O(input size + E log E).
+pub(super) fn parse_csv_matrix(text: &str, path: &str) -> Result<TrafficMatrix, LocatedError> {
+    let (header, rows) = read_rows(text, path)?;
+    let Some((_, first)) = rows.first() else {
+        return Err(located(
+            path,
+            None,
+            "no data rows (expected `src,dst,bytes` rows or a square matrix)",
+        ));
+    };
+    let width = first.len();
+    if let Some(hw) = header {
+        if hw != width {
+            return Err(located(
+                path,
+                Some(rows[0].0),
+                format!("the header has {hw} fields but the rows have {width}"),
+            ));
+        }
+    }
+    let triples = if header.is_some() {
+        width == 3
+    } else {
+        rows.len() != width && width == 3
+    };
+    if triples {
+        read_triples(&rows, path)
+    } else {
+        read_dense(&rows, path)
+    }
+}
+
+/// The width of the header, if there is one, and the data rows (all numeric, all as wide
+/// as the first), skipping blank and `#` lines.
+fn read_rows<'a>(text: &'a str, path: &str) -> Result<(Option<usize>, Vec<Row<'a>>), LocatedError> {
+    let mut header: Option<usize> = None;
+    let mut rows: Vec<Row<'a>> = Vec::new();
+    for (i, raw_line) in text.lines().enumerate() {
+        let line_no = i + 1;
+        let line = raw_line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = if line.contains(',') {
+            line.split(',').map(str::trim).collect()
+        } else if line.contains(';') {
+            line.split(';').map(str::trim).collect()
+        } else {
+            line.split_whitespace().collect()
+        };
+        let numeric = fields.iter().all(|f| parse_bytes(f).is_some());
+        if !numeric {
+            // A header: the first content line, with no field that reads as a number.
+            let is_header = rows.is_empty()
+                && header.is_none()
+                && fields
+                    .iter()
+                    .all(|f| !f.is_empty() && f.parse::<f64>().is_err());
+            if is_header {
+                header = Some(fields.len());
+                continue;
+            }
+            let bad = fields
+                .iter()
+                .find(|f| parse_bytes(f).is_none())
+                .copied()
+                .unwrap_or("");
+            return Err(located(
+                path,
+                Some(line_no),
+                format!("expected a non-negative integer, found `{}`", show(bad)),
+            ));
+        }
+        if let Some((first_line, first)) = rows.first() {
+            if first.len() != fields.len() {
+                return Err(located(
+                    path,
+                    Some(line_no),
+                    format!(
+                        "expected {} fields (as on line {first_line}), found {}",
+                        first.len(),
+                        fields.len()
+                    ),
+                ));
+            }
+        }
+        rows.push((line_no, fields));
+    }
+    Ok((header, rows))
+}
+
+/// `src,dst,bytes` rows; the rank count is the largest index + 1.
+fn read_triples(rows: &[Row<'_>], path: &str) -> Result<TrafficMatrix, LocatedError> {
+    let mut raw = Vec::with_capacity(rows.len());
+    let mut max_index = 0u64;
+    for (line_no, f) in rows {
+        let (Some(s), Some(d)) = (parse_index(f[0]), parse_index(f[1])) else {
+            return Err(located(path, Some(*line_no), "expected integer ranks"));
+        };
+        let b = parse_bytes(f[2]).unwrap_or(0);
+        if s >= u32::MAX as u64 - 1 || d >= u32::MAX as u64 - 1 {
+            return Err(located(
+                path,
+                Some(*line_no),
+                format!("rank {} out of range (at most 2^32 - 3)", s.max(d)),
+            ));
+        }
+        max_index = max_index.max(s).max(d);
+        raw.push((s as u32, d as u32, b));
+    }
+    let ranks = rank_count(max_index + 1, path, None)?;
+    finish_plain(raw, ranks, path)
+}
+
+/// A dense square matrix: row = source rank, column = destination rank.
+fn read_dense(rows: &[Row<'_>], path: &str) -> Result<TrafficMatrix, LocatedError> {
+    let width = rows[0].1.len();
+    if rows.len() != width {
+        return Err(located(
+            path,
+            Some(rows.last().map_or(1, |r| r.0)),
+            format!(
+                "expected `src,dst,bytes` rows or a square matrix; found {} rows of {width} fields",
+                rows.len()
+            ),
+        ));
+    }
+    let ranks = rank_count(width as u64, path, None)?;
+    let mut raw = Vec::new();
+    for (s, (_, f)) in rows.iter().enumerate() {
+        for (d, tok) in f.iter().enumerate() {
+            let b = parse_bytes(tok).unwrap_or(0);
+            if b > 0 {
+                raw.push((s as u32, d as u32, b));
+            }
+        }
+    }
+    finish_plain(raw, ranks, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::*;
+    use super::super::*;
+    use super::*;
+
+    fn to_csv(t: &TrafficMatrix) -> String {
+        let mut s = String::from("src,dst,bytes\n");
+        for (a, b, c) in &t.entries {
+            s += &format!("{a},{b},{c}\n");
+        }
+        s
+    }
+
+    #[test]
+    fn csv_round_trips() {
+        let t = sample();
+        assert_eq!(parse_csv_matrix(&to_csv(&t), "t.csv").unwrap(), t);
+        let dense: String = to_dense(&t)
+            .iter()
+            .map(|r| r.iter().map(u64::to_string).collect::<Vec<_>>().join(",") + "\n")
+            .collect();
+        assert_eq!(traffic_from_bytes(dense.as_bytes(), "d.csv").unwrap(), t);
+        let ws = dense.replace(',', " ");
+        assert_eq!(traffic_from_bytes(ws.as_bytes(), "d.txt").unwrap(), t);
+        // Duplicates summed, zero rows dropped, exponent form, comments, no header.
+        let dup = "# c\n0,1,60\n0,1,40\n0,3,7\n1,1,5\n2,0,1099511627776\n3,2,1e0\n3,3,0\n";
+        assert_eq!(parse_csv_matrix(dup, "t.csv").unwrap(), t);
+        // 3 rows of 3 with a header are triples; without, a dense 3 x 3 matrix.
+        let tri = "src,dst,bytes\n0,1,5\n1,2,6\n2,0,7\n";
+        let m = parse_csv_matrix(tri, "t.csv").unwrap();
+        assert_eq!(m.entries, [(0, 1, 5), (1, 2, 6), (2, 0, 7)]);
+        let m = parse_csv_matrix(&tri[14..], "t.csv").unwrap();
+        assert_eq!(m.entries.len(), 7);
+    }
+
+    #[test]
+    fn csv_errors() {
+        let e = parse_csv_matrix("src,dst,bytes\n0,1,5\n1,2,-6\n", "t.csv").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.csv:3: expected a non-negative integer, found `-6`"
+        );
+        let e = parse_csv_matrix("0,1,5\n1,2\n", "t.csv").unwrap_err();
+        assert_eq!(e.line, Some(2));
+        let e = parse_csv_matrix("0,1,2.5\n1,2,3\n", "t.csv").unwrap_err();
+        assert_eq!(e.line, Some(1));
+        let e = parse_csv_matrix("1,2,3,4\n5,6,7,8\n", "t.csv").unwrap_err();
+        assert!(e.message.contains("square"), "{e}");
+        assert!(parse_csv_matrix("# only\n\n", "t.csv").is_err());
+    }
+}
