@@ -108,3 +108,27 @@ pub fn evaluate(
         stats,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combinations_vary_the_router_fastest() {
+        let all = combinations(
+            &[Selector::Linear, Selector::Random],
+            &[Mapper::Block],
+            &[PathRouter::Dmodk, PathRouter::Greedy],
+        );
+        let routers: Vec<_> = all.iter().map(|c| (c.selector, c.router)).collect();
+        assert_eq!(
+            routers,
+            [
+                (Selector::Linear, PathRouter::Dmodk),
+                (Selector::Linear, PathRouter::Greedy),
+                (Selector::Random, PathRouter::Dmodk),
+                (Selector::Random, PathRouter::Greedy),
+            ]
+        );
+    }
+}

@@ -185,8 +185,9 @@ pub fn parse_result(text: &str, path: &str) -> Result<ResultDoc, ResultError> {
 
 impl ResultDoc {
     /// The document [`crate::report::json_report`] writes for this result, built in
-    /// memory (what reading that JSON back gives, without the text in between), for
-    /// plots of a result that was just simulated.
+    /// memory for plots of a result that was just simulated: what reading that JSON
+    /// back gives, without the text in between (so its floats are the computed values,
+    /// where reading the text may round a last digit).
     pub fn of(info: &RunInfo, fabric: &Fabric, outcome: &SimOutcome) -> ResultDoc {
         let edges = acc_band_bin_edges();
         let bins = acc_band_bins(&outcome.acc_band);
@@ -255,5 +256,87 @@ impl ResultDoc {
             self.parameter("pattern"),
             self.parameter("commsize")
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::metric::MetricKind;
+    use crate::engine::request::SimRequest;
+    use crate::viz::draw::ImageFormat;
+    use crate::workload::pattern::Pattern;
+
+    /// A result built in memory is the document its JSON reads back as, and draws the
+    /// same pictures.
+    #[test]
+    fn built_in_memory_as_read_back() {
+        let generated = crate::gen::topology::generate("kary-ntree:k=2,n=3").unwrap();
+        let (table, _) = crate::routing::route_generated(&generated, None, None, 0).unwrap();
+        let fabric = generated.fabric;
+        for (pattern, metric) in [
+            ("rand", MetricKind::GetCableCong),
+            ("bruck", MetricKind::DepMaxDelay),
+        ] {
+            let request = SimRequest::new(Pattern::parse(pattern, None).unwrap(), metric, 17);
+            let shape = request.shape(fabric.num_hosts()).unwrap();
+            let prepared = request.prepare(&fabric, shape, 5).unwrap();
+            let sim = prepared
+                .simulation(&fabric, &table, &request, None)
+                .unwrap();
+            let outcome = sim.run(&|_| {});
+            let info = RunInfo {
+                input_file: "dir/f.dot".into(),
+                output_file: "-".into(),
+                pattern_lines: vec![format!("Pattern: {pattern}")],
+                pattern: pattern.into(),
+                commsize: 8,
+                part_commsize: 2,
+                subset: "rand".into(),
+                part_subset: "none".into(),
+                level: -1,
+                runs: 17,
+                metric,
+                shuffle: true,
+                seed: 5,
+                subset_hosts: 8,
+                fabric_hosts: fabric.num_hosts(),
+                fabric_switches: fabric.num_switches(),
+                fabric_edges: fabric.num_edges(),
+                orcs_compat: false,
+            };
+            let json = crate::report::json_report(&info, &fabric, &outcome);
+            let read = parse_result(&json, "r.json").unwrap();
+            let built = ResultDoc::of(&info, &fabric, &outcome);
+            assert_close(&format!("{built:?}"), &format!("{read:?}"));
+            // The pictures drawn from either are the same bytes.
+            for metric in MetricKind::ALL {
+                let svg = |doc: &ResultDoc| {
+                    crate::viz::plot::histogram(&[doc], metric).map(|figure| {
+                        crate::viz::plot::render_plot(&figure, ImageFormat::Svg).unwrap()
+                    })
+                };
+                assert_eq!(svg(&built), svg(&read), "{pattern} {metric}");
+            }
+        }
+    }
+
+    /// The same text but for the last digits of numbers: reading JSON rounds some
+    /// floats one unit in the last place away from the value that was written.
+    fn assert_close(a: &str, b: &str) {
+        let tokens = |s: &str| -> Vec<String> {
+            s.split(|c: char| !(c.is_ascii_alphanumeric() || "._-".contains(c)))
+                .filter(|t| !t.is_empty())
+                .map(str::to_string)
+                .collect()
+        };
+        let (a, b) = (tokens(a), tokens(b));
+        assert_eq!(a.len(), b.len());
+        for (x, y) in a.iter().zip(&b) {
+            match (x.parse::<f64>(), y.parse::<f64>()) {
+                (Ok(u), Ok(v)) => assert!((u - v).abs() <= 1e-12 * u.abs().max(1.0), "{x} vs {y}"),
+                _ => assert_eq!(x, y),
+            }
+        }
     }
 }

@@ -307,3 +307,58 @@ pub fn dry_run_text(run: &ScanRun, threads: usize) -> String {
     );
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scan::parse_plan;
+
+    #[test]
+    fn a_run_appends_every_cell_once_and_resumes_with_none_pending() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("r.jsonl").to_string_lossy().into_owned();
+        let plan = parse_plan(
+            "runs = 4\nseed = 1\nmetrics = [\"hist_max_cong\"]\npatterns = [\"bisect\", \"null\"]\n\
+             [[fabrics]]\ngen = \"kary-ntree:k=2,n=2\"\n",
+            "p.toml",
+        )
+        .unwrap();
+        let mut run = ScanRun::open(plan.clone(), None, &out, Ranks::single()).unwrap();
+        assert_eq!((run.num_cells(), run.num_pending()), (2, 2));
+        let mut loaded = 0;
+        run.load_fabrics(&mut |_| loaded += 1).unwrap();
+        assert_eq!(loaded, 1);
+        run.execute(&|_| {}).unwrap();
+        let records = merge(run.finish().unwrap().unwrap());
+        assert_eq!(records.len(), 2);
+        assert!(records[0].get("result").is_some());
+        assert_eq!(
+            records[1]["error"],
+            "pattern null with commsize 4 has no traffic to measure"
+        );
+        // The generated fabric is cached beside the results.
+        assert_eq!(std::fs::read_dir(cache_dir(&out)).unwrap().count(), 1);
+        let mut again = ScanRun::open(plan, None, &out, Ranks::single()).unwrap();
+        assert_eq!(again.num_pending(), 0);
+        again
+            .load_fabrics(&mut |_| panic!("nothing to load"))
+            .unwrap();
+        assert!(dry_run_text(&again, 1)
+            .ends_with("2 cells, 2 done, 0 to run; estimated 0.0 s on 1 threads\n"));
+    }
+
+    #[test]
+    fn merging_names_files_cut_short() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = |n: &str| dir.path().join(n).to_string_lossy().into_owned();
+        let a = seal(&serde_json::json!({"cell": 1, "key": "k1"}));
+        let b = seal(&serde_json::json!({"cell": 0, "key": "k0"}));
+        std::fs::write(path("a"), format!("{a}{}", &b[..5])).unwrap();
+        std::fs::write(path("b"), format!("{b}{a}")).unwrap();
+        let files = [path("a"), path("b")];
+        let (merged, cut_short) = merge_files(&files).unwrap();
+        assert_eq!(merged.len(), 2);
+        assert_eq!(record_key(&merged[0]), Some("k0"));
+        assert_eq!(cut_short, [files[0].as_str()]);
+    }
+}

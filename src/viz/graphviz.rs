@@ -47,3 +47,18 @@ pub fn render(program: &Path, source: &str, format: ImageFormat) -> Result<Vec<u
     }
     Ok(output.stdout)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_program_is_named() {
+        assert!(find_program("orcs-no-such-graphviz-program").is_none());
+        let e = render(Path::new("/nonexistent/dot"), "graph {}", ImageFormat::Svg).unwrap_err();
+        assert!(
+            e.to_string().starts_with("cannot run /nonexistent/dot"),
+            "{e}"
+        );
+    }
+}
