@@ -1,6 +1,6 @@
 //! `-p matrix`: the Monte Carlo engine on a traffic matrix, every metric in bytes.
 
-use super::{load, pick_seed, unrouted, warn_all};
+use super::{load, pick_seed, show_hosts, unrouted, warn_all};
 use crate::cli::sim::MatrixPlan;
 use crate::cli::values::Format;
 use crate::output::{create_file, Target};
@@ -106,15 +106,7 @@ fn layout(plan: &MatrixPlan, fabric: &Fabric, slots: usize, seed: u64) -> Result
         warn_all(&warnings);
     }
     if plan.verbose {
-        let names: Vec<&str> = (layout.hosts().iter())
-            .map(|&h| fabric.host_name(h))
-            .collect();
-        eprintln!(
-            "orcs: NAMELIST ({} hosts, {} fixed by the node ordering file): {}",
-            names.len(),
-            layout.num_fixed(),
-            names.join(",")
-        );
+        show_hosts(fabric, &layout);
     }
     Ok(layout)
 }

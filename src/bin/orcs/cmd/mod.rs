@@ -22,6 +22,7 @@ use orcs::fabric::input::{load_input, InputSpec};
 use orcs::fabric::{Fabric, LoadedFabric};
 use orcs::report::results::ResultDoc;
 use orcs::routing::RouteCheck;
+use orcs::workload::mapping::RankLayout;
 use std::process::ExitCode;
 
 /// Runs `request` on this rank.
@@ -63,6 +64,19 @@ fn warn_all(warnings: &[String]) {
     for w in warnings {
         eprintln!("orcs: warning: {w}");
     }
+}
+
+/// `-v`: the hosts chosen for the ranks, on standard error.
+fn show_hosts(fabric: &Fabric, layout: &RankLayout) {
+    let names: Vec<&str> = (layout.hosts().iter())
+        .map(|&h| fabric.host_name(h))
+        .collect();
+    eprintln!(
+        "orcs: NAMELIST ({} hosts, {} fixed by the node ordering file): {}",
+        names.len(),
+        layout.num_fixed(),
+        names.join(",")
+    );
 }
 
 /// A fresh seed, printed even with -q: without it the run cannot be reproduced.

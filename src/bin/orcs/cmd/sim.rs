@@ -3,7 +3,7 @@
 //! picture beside it. Under `mpirun` every rank runs its share of the runs and rank 0
 //! alone writes.
 
-use super::{load, pick_seed, read_result, unrouted, warn_all};
+use super::{load, pick_seed, read_result, show_hosts, unrouted, warn_all};
 use crate::cli::sim::SimPlan;
 use crate::cli::values::Format;
 use crate::output::{create_file, Target};
@@ -71,15 +71,7 @@ pub fn run(plan: &SimPlan, ranks: Ranks) -> Result<ExitCode> {
         warn_all(&prepared.warnings);
     }
     if plan.verbose && ranks.is_root() {
-        let names: Vec<&str> = (prepared.layout.hosts().iter())
-            .map(|&h| fabric.host_name(h))
-            .collect();
-        eprintln!(
-            "orcs: NAMELIST ({} hosts, {} fixed by the node ordering file): {}",
-            names.len(),
-            prepared.layout.num_fixed(),
-            names.join(",")
-        );
+        show_hosts(fabric, &prepared.layout);
         eprintln!("orcs: {} levels per run", shape.num_levels);
     }
     let sim = busy("checking routes", quiet, || {
