@@ -1,6 +1,7 @@
 //! Application traffic on a cluster as PFSim models it: the cluster ([`graph`]), node
 //! selection, process placement and per-host-pair routing over minimal paths
-//! ([`application`]), and PFSim-style scenarios of jobs arriving, queueing, running and
+//! ([`application`]), one application evaluated under every combination of those
+//! ([`evaluate`]), and PFSim-style scenarios of jobs arriving, queueing, running and
 //! leaving over time ([`jobs`]).
 //!
 //! May use: [`crate::fabric`] (a fabric read as a cluster), [`crate::gen`] (generated
@@ -8,6 +9,7 @@
 //! streams. Never the forwarding tables: clusters are routed per host pair.
 
 pub mod application;
+pub mod evaluate;
 pub mod graph;
 pub mod jobs;
 

@@ -1,13 +1,17 @@
 //! The Monte Carlo engine: a workload mapped onto a routed fabric run after run, every
 //! route walked through the forwarding tables, and the links' loads turned into ORCS's
-//! metrics. [`unit`] walks the unit messages of a pattern, [`weighted`] the bytes of a
-//! traffic matrix; [`stream`] derives every run's random generator from (seed, run), so
-//! results never depend on the thread count; [`metric`] holds the metrics' arithmetic.
+//! metrics. [`request`] sizes and lays out a simulation for a fabric, [`unit`] walks the
+//! unit messages of a pattern, [`weighted`] the bytes of a traffic matrix; [`stream`]
+//! derives every run's random generator from (seed, run), so results never depend on the
+//! thread count; [`ranks`] shares runs out over the processes of `mpirun`; [`metric`]
+//! holds the metrics' arithmetic.
 //!
 //! May use: [`crate::fabric`], [`crate::routing`] and [`crate::workload`]. Never an
 //! output format: results are plain data that [`crate::report`] turns into bytes.
 
 pub mod metric;
+pub mod ranks;
+pub mod request;
 pub mod stream;
 pub mod unit;
 pub mod weighted;

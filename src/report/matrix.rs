@@ -3,7 +3,7 @@
 
 use super::{acc_band_bins, csv_field, RunInfo, SCHEMA_VERSION};
 use crate::engine::metric::{acc_band_bin_edges, MetricKind, Summary};
-use crate::engine::weighted::{SlotTraffic, WeightedLinks, WeightedOutcome};
+use crate::engine::weighted::{SlotTraffic, WeightedLinks, WeightedOutcome, WeightedSimulation};
 use crate::fabric::Fabric;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -102,6 +102,23 @@ pub fn matrix_header(m: &MatrixInfo) -> String {
     );
     s.push('\n');
     s
+}
+
+/// `--printnamelist` of `-p matrix`: each run's hosts of the slots in order, one line per
+/// run, then an empty line. Written as it goes: the listing grows with runs × hosts.
+pub fn write_namelists(
+    out: &mut dyn std::io::Write,
+    sim: &WeightedSimulation,
+    fabric: &Fabric,
+    runs: u64,
+) -> std::io::Result<()> {
+    let mut hosts = Vec::new();
+    for run in 0..runs {
+        sim.materialize(run, &mut hosts);
+        let names: Vec<&str> = hosts.iter().map(|&h| fabric.host_name(h)).collect();
+        writeln!(out, "Run {run}: {}", names.join(","))?;
+    }
+    writeln!(out)
 }
 
 /// The statistics table of a weighted outcome, plus ORCS's 20-bin histogram for

@@ -1,17 +1,27 @@
 //! Turning simulation results into bytes: ORCS's text blocks (spec §7, §9.1), JSON, CSV,
 //! and the get_cable_cong congestion map as dot. Exporters only format; they never compute
-//! anything the simulation did not.
+//! anything the simulation did not. This file holds the Monte Carlo simulation's and
+//! `orcs check`'s outputs; [`matrix`], [`jobs`], [`queue`] and [`traffic`] those of the
+//! other commands, and [`results`] reads the JSON back (as a document, or built in memory
+//! from a result).
+//!
+//! May use: the results of every capability ([`crate::engine`], [`crate::routing`],
+//! [`crate::cluster`], [`crate::queueing`]) and what they describe ([`crate::fabric`],
+//! [`crate::workload`]).
 
 pub mod jobs;
 pub mod matrix;
 pub mod queue;
 pub mod results;
+pub mod traffic;
 
 use crate::engine::metric::{acc_band, acc_band_bin, acc_band_bin_edges, MetricKind, Summary};
-use crate::engine::unit::{LinkStats, SimOutcome};
+use crate::engine::unit::{LinkStats, SimOutcome, Simulation};
 use crate::fabric::write::write_dot;
 use crate::fabric::Fabric;
-use crate::routing::RouteCheck;
+use crate::routing::deadlock::DeadlockReport;
+use crate::routing::{RouteCheck, RouteQuality};
+use crate::workload::pattern::Levels;
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -315,6 +325,136 @@ pub fn check_text(input: &str, fabric: &Fabric, check: &RouteCheck) -> String {
         );
     }
     s
+}
+
+/// ORCS's `--routequal` figures after the check report: the all-to-all load on the
+/// inner links.
+pub fn routequal_text(q: &RouteQuality) -> String {
+    format!(
+        "\ngmin: {}, gmax: {}\nE: {:.2}, sigma: {:.2}\n",
+        q.gmin, q.gmax, q.mean as f32, q.sigma as f32
+    )
+}
+
+/// The `orcs check --deadlock` section: the channel dependency graph and, when it has a
+/// cycle, the cycle's channels.
+pub fn deadlock_text(fabric: &Fabric, report: &DeadlockReport) -> String {
+    let mut s = format!(
+        "\nChannel dependency graph: {} channels, {} dependencies\n",
+        report.channels, report.dependencies
+    );
+    match &report.cycle {
+        None => s.push_str("  no cycle: the routing is deadlock-free with one virtual lane\n"),
+        Some(cycle) => {
+            let _ = writeln!(
+                s,
+                "  cycle of {} channels: the routing can deadlock with one virtual lane",
+                cycle.len()
+            );
+            for &c in cycle {
+                let _ = writeln!(s, "    {}", fabric.edge_label(c));
+            }
+        }
+    }
+    s
+}
+
+/// The ORCS text block of `metric` (spec §7).
+pub fn metric_text(metric: MetricKind, outcome: &SimOutcome) -> String {
+    match metric {
+        MetricKind::HistMaxCong => hist_max_cong_text(&outcome.weight_hist),
+        MetricKind::HistAccBand => hist_acc_band_text(&outcome.acc_band),
+        MetricKind::SumMaxCong => integer_stats_text(metric, &outcome.sum_max_cong),
+        MetricKind::DepMaxDelay => integer_stats_text(metric, &outcome.dep_max_delay),
+        MetricKind::GetCableCong => cable_table_text(&outcome.cable),
+    }
+}
+
+/// The lines ORCS printed before its header under MPI; `--orcs-compat` keeps them, with
+/// one process on `host`.
+pub fn compat_preamble(host: &str) -> String {
+    format!(
+        "Total MPI threads participating in the simulation: '1'\nUnique hosts participating:\n    {host}\n\n"
+    )
+}
+
+/// The one-line summary on standard error: the selected metric's mean per run with its
+/// 95 % confidence interval (so users see whether `-n` is large enough), the time taken,
+/// and the runs without traffic.
+pub fn summary_line(metric: MetricKind, outcome: &SimOutcome, secs: f64) -> String {
+    let s = Summaries::of(outcome);
+    let (name, summary) = match metric {
+        MetricKind::SumMaxCong => ("sum_max_cong", s.sum_max_cong),
+        MetricKind::DepMaxDelay => ("dep_max_delay", s.dep_max_delay),
+        _ => ("acc_band", s.acc_band),
+    };
+    let empty = outcome.acc_band.iter().filter(|v| v.is_nan()).count();
+    let mut line = format!("orcs: {} runs in {secs:.2} s", outcome.runs);
+    if let Some(m) = summary {
+        let _ = write!(
+            line,
+            "; {name} per run: mean {:.6} ± {:.6} (95% CI), sd {:.6}, min {:.6}, max {:.6}",
+            m.mean,
+            m.ci95_half_width(),
+            m.sd,
+            m.min,
+            m.max
+        );
+    }
+    if empty > 0 {
+        let _ = write!(line, "; {empty} runs had no traffic");
+    }
+    line
+}
+
+/// `--printnamelist` and `--printptrn` (spec §8.4, §8.5), run by run: each run's
+/// rank-to-host list and each simulated level's rank pairs with their hosts, from the
+/// same random streams the simulation used. Written as it goes: the listing grows with
+/// runs × pairs.
+pub fn write_runs(
+    out: &mut dyn Write,
+    sim: &Simulation,
+    fabric: &Fabric,
+    runs: u64,
+    namelist: bool,
+    pattern: bool,
+) -> io::Result<()> {
+    let mut ranks = Vec::new();
+    let mut levels = Levels::new();
+    for run in 0..runs {
+        sim.materialize(run, &mut ranks, &mut levels);
+        if namelist {
+            write!(
+                out,
+                "\n\nNamelist in node with rank 0: \n=================\n"
+            )?;
+            for &h in &ranks {
+                writeln!(out, "{}", fabric.host_name(h))?;
+            }
+            write!(out, "\n===============\n\n")?;
+        }
+        if pattern {
+            for l in sim.simulated_levels(&levels) {
+                let pairs = levels.level(l);
+                if pairs.is_empty() {
+                    break;
+                }
+                write!(out, "\nUsed Pattern:\n=================\n")?;
+                for &(s, d) in pairs {
+                    writeln!(
+                        out,
+                        "{:>5} -> {:<5}   |   {} -> {}",
+                        format!(" {s}"),
+                        d,
+                        fabric.host_name(ranks[s as usize]),
+                        fabric.host_name(ranks[d as usize])
+                    )?;
+                }
+                writeln!(out, "=================")?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Summaries of every per-run metric, for JSON and the stderr summary.

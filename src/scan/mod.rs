@@ -9,34 +9,100 @@
 //! place). A line that is cut short or altered fails the check; only the file's last line
 //! can be cut short by a crash (records are appended whole and synced), so a resumed scan
 //! drops such a tail and runs its cell again.
+//!
+//! This file holds plans, cells, records and merging; [`run`] runs a plan's pending
+//! cells (resumed, sharded, shared out over MPI ranks) and [`cache`] keeps each fabric of
+//! a plan as a binary cache beside the results.
+//!
+//! May use: [`crate::engine`] (every cell is a [`SimRequest`]), [`crate::fabric`],
+//! [`crate::gen`] and [`crate::routing`] (fabrics of a plan), [`crate::workload`]
+//! (patterns) and [`crate::report`] (CSV fields and histogram bins).
+
+pub mod cache;
+pub mod run;
 
 use crate::engine::metric::MetricKind;
+use crate::engine::request::{PrepareError, SimRequest};
+use crate::error::LocatedError;
 use crate::workload::pattern::Pattern;
 use serde::Deserialize;
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// A plan or results error: the file, the 1-based line when known, what was expected.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{path}{}: {message}", line.map(|l| format!(":{l}")).unwrap_or_default())]
-pub struct ScanError {
-    /// The plan or results file.
-    pub path: String,
-    /// 1-based line, when known.
-    pub line: Option<usize>,
-    /// What was expected and what was found.
-    pub message: String,
+/// Why a scan cannot go on: a bad plan or results file, a file that cannot be read or
+/// written, or a fabric of the plan that cannot be loaded, generated or routed. (A cell
+/// that cannot run is not an error of the scan: its record carries a [`CellError`].)
+#[derive(Debug, thiserror::Error)]
+pub enum ScanError {
+    /// A plan or results file is not what a scan reads: the file, the line when known,
+    /// what was expected.
+    #[error(transparent)]
+    Input(#[from] LocatedError),
+    /// A results file, part file, fabric or cache folder cannot be read or written.
+    #[error("{what} '{path}'")]
+    File {
+        /// What failed, e.g. "cannot open results file".
+        what: &'static str,
+        /// The file.
+        path: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Writing a fabric cache failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// A fabric file of the plan cannot be loaded.
+    #[error(transparent)]
+    Load(#[from] crate::fabric::LoadError),
+    /// A generated fabric of the plan cannot be generated.
+    #[error(transparent)]
+    Gen(#[from] crate::gen::topology::GenError),
+    /// A generated fabric of the plan cannot be routed.
+    #[error(transparent)]
+    Routing(#[from] crate::routing::RoutingChoiceError),
 }
 
 impl ScanError {
-    fn new(path: &str, line: Option<usize>, message: impl Into<String>) -> Self {
-        ScanError {
+    /// A [`ScanError::File`] for `path`.
+    pub(crate) fn file(what: &'static str, path: &str, source: std::io::Error) -> Self {
+        ScanError::File {
+            what,
             path: path.to_string(),
-            line,
-            message: message.into(),
+            source,
         }
     }
+}
+
+/// A plan or results error at `line` of `path`, when known.
+fn located(path: &str, line: Option<usize>, message: impl Into<String>) -> ScanError {
+    ScanError::Input(LocatedError::at(path, line.map(|l| l as u32), message))
+}
+
+/// Why one cell cannot run; its record carries the text as `error`. Such a failure is as
+/// final as a result: the same cell fails the same way again.
+#[derive(Debug, thiserror::Error)]
+pub enum CellError {
+    /// The pattern has no traffic at this size and the metric needs some.
+    #[error("pattern {pattern} with commsize {commsize} has no traffic to measure")]
+    NoTraffic {
+        /// The pattern as the plan names it.
+        pattern: String,
+        /// The communicator size.
+        commsize: u32,
+    },
+    /// The cell does not fit its fabric (too few hosts, a size out of range).
+    #[error(transparent)]
+    Prepare(#[from] PrepareError),
+    /// Some host pairs of the communicator are not routed.
+    #[error("{broken} of {pairs} host pairs are not routed")]
+    Unrouted {
+        /// Pairs without a route.
+        broken: u64,
+        /// Pairs checked.
+        pairs: u64,
+    },
 }
 
 /// Where a fabric of the plan comes from.
@@ -204,7 +270,7 @@ enum RawPattern {
 /// + globbed files).
 pub fn read_plan(path: &str) -> Result<Plan, ScanError> {
     let text = std::fs::read_to_string(path)
-        .map_err(|e| ScanError::new(path, None, format!("cannot read: {e}")))?;
+        .map_err(|e| located(path, None, format!("cannot read: {e}")))?;
     parse_plan(&text, path)
 }
 
@@ -214,10 +280,10 @@ pub fn parse_plan(text: &str, path: &str) -> Result<Plan, ScanError> {
         let line = e
             .span()
             .map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1);
-        ScanError::new(path, line, e.message().to_string())
+        located(path, line, e.message().to_string())
     })?;
     let line_of = |needle: &str| text.lines().position(|l| l.contains(needle)).map(|i| i + 1);
-    let err = |needle: &str, message: String| ScanError::new(path, line_of(needle), message);
+    let err = |needle: &str, message: String| located(path, line_of(needle), message);
     if raw.runs < 1 {
         return Err(err("runs", "runs must be at least 1".to_string()));
     }
@@ -256,7 +322,7 @@ pub fn parse_plan(text: &str, path: &str) -> Result<Plan, ScanError> {
                 }
             }
             _ => {
-                return Err(ScanError::new(
+                return Err(located(
                     path,
                     line_of("[[fabrics]]"),
                     "every [[fabrics]] entry needs exactly one of path (a file or glob) and gen (an orcs gen specification)",
@@ -358,8 +424,8 @@ pub fn run_cell(
             obj.insert("hosts".into(), hosts.into());
             obj.insert("result".into(), result);
         }
-        Err(message) => {
-            obj.insert("error".into(), message.into());
+        Err(e) => {
+            obj.insert("error".into(), e.to_string().into());
         }
     }
     obj.insert(
@@ -369,69 +435,52 @@ pub fn run_cell(
     record
 }
 
-/// The simulation of a cell: (communicator size used, result object).
+/// The simulation of a cell: (communicator size used, result object). The cell is
+/// sized, checked and laid out as `orcs -i` does it ([`SimRequest`]), with ORCS's
+/// defaults for everything the plan does not set.
 fn simulate_cell(
     plan: &Plan,
     cell: &Cell,
     loaded: &crate::fabric::LoadedFabric,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<(u64, Value), String> {
-    use crate::engine::metric::{acc_band, Summary};
-    use crate::engine::stream::{stream_rng, Stream};
-    use crate::engine::unit::{SimConfig, Simulation};
-    use crate::workload::mapping::{LayoutSpec, RankLayout, SubsetMethod};
-    use crate::workload::pattern::PatternContext;
+) -> Result<(u64, Value), CellError> {
     let fabric = &loaded.fabric;
-    let n = crate::workload::pattern::communicator_size(fabric.num_hosts(), cell.commsize)
-        .map_err(|e| e.to_string())?;
-    let ctx = PatternContext {
-        commsize: n as u32,
-        part_commsize: 2,
-        orcs_compat: false,
+    let request = SimRequest {
+        commsize: cell.commsize,
+        ..SimRequest::new(cell.parsed.clone(), cell.metric, plan.runs)
     };
-    if cell.metric.needs_traffic() && cell.parsed.num_levels(&ctx) == 0 {
-        return Err(format!(
-            "pattern {} with commsize {n} has no traffic to measure",
-            cell.pattern
-        ));
-    }
-    let spec = LayoutSpec {
-        commsize: n,
-        subset: SubsetMethod::Rand,
-        part: None,
-        ordering: Vec::new(),
-        shuffle: true,
-    };
-    let (layout, _) = RankLayout::build(fabric, &spec, &mut stream_rng(plan.seed, Stream::Subset))
-        .map_err(|e| e.to_string())?;
-    let config = SimConfig {
-        runs: plan.runs,
-        seed: plan.seed,
-        level: None,
-        metric: cell.metric,
-        orcs_compat: false,
-        pattern_context: ctx,
-        links: false,
-    };
-    let sim = Simulation::new(
-        fabric,
-        &loaded.table,
-        &layout,
-        &cell.parsed,
-        config,
-        loaded.routes.as_ref(),
-    )
-    .map_err(|check| {
-        format!(
-            "{} of {} host pairs are not routed",
-            check.broken(),
-            check.pairs_checked
-        )
+    let shape = request.shape(fabric.num_hosts()).map_err(|e| match e {
+        PrepareError::NoTraffic { commsize, .. } => CellError::NoTraffic {
+            pattern: cell.pattern.clone(),
+            commsize,
+        },
+        e => e.into(),
     })?;
-    let o = sim.run(progress);
+    let prepared = request.prepare(fabric, shape, plan.seed)?;
+    let sim = prepared
+        .simulation(fabric, &loaded.table, &request, loaded.routes.as_ref())
+        .map_err(|check| CellError::Unrouted {
+            broken: check.broken(),
+            pairs: check.pairs_checked,
+        })?;
+    let outcome = sim.run(progress);
+    Ok((
+        shape.context.commsize as u64,
+        cell_result(cell.metric, fabric, &outcome),
+    ))
+}
+
+/// The `result` object of a cell's record: the metric's per-run statistics, its
+/// aggregate where it has one, and the pairs per run.
+fn cell_result(
+    metric: MetricKind,
+    fabric: &crate::fabric::Fabric,
+    o: &crate::engine::unit::SimOutcome,
+) -> Value {
+    use crate::engine::metric::{acc_band, Summary};
     let acc: Vec<f64> = o.acc_band.iter().copied().filter(|v| !v.is_nan()).collect();
     let mut result = serde_json::Map::new();
-    let stats = match cell.metric {
+    let stats = match metric {
         MetricKind::SumMaxCong | MetricKind::GetCableCong => Summary::of_counts(&o.sum_max_cong),
         MetricKind::DepMaxDelay => Summary::of_counts(&o.dep_max_delay),
         MetricKind::HistAccBand | MetricKind::HistMaxCong => Summary::of(&acc),
@@ -440,7 +489,7 @@ fn simulate_cell(
         "stats".into(),
         serde_json::to_value(stats).unwrap_or(Value::Null),
     );
-    match cell.metric {
+    match metric {
         MetricKind::HistMaxCong => {
             result.insert("bw".into(), acc_band(&o.weight_hist).into());
             let weights: Vec<Value> = o
@@ -479,7 +528,7 @@ fn simulate_cell(
         "pairs".into(),
         serde_json::to_value(Summary::of_counts(&o.pairs)).unwrap_or(Value::Null),
     );
-    Ok((n as u64, Value::Object(result)))
+    Value::Object(result)
 }
 
 /// Seals a record: `object` (a JSON object without `crc`) in compact form with its
@@ -522,7 +571,7 @@ pub fn read_results(path: &str) -> Result<(Vec<Value>, u64), ScanError> {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
-        Err(e) => return Err(ScanError::new(path, None, format!("cannot read: {e}"))),
+        Err(e) => return Err(located(path, None, format!("cannot read: {e}"))),
     };
     let mut records = Vec::new();
     let mut valid = 0usize;
@@ -548,7 +597,7 @@ pub fn read_results(path: &str) -> Result<(Vec<Value>, u64), ScanError> {
             (_, end) => {
                 // The damaged line must be the last one: no newline, or nothing after it.
                 if end.is_some_and(|end| end + 1 < bytes.len()) {
-                    return Err(ScanError::new(
+                    return Err(located(
                         path,
                         Some(line_no),
                         "not a sealed orcs scan record (its checksum does not match); only the last line of a results file can be cut short by a crash",
@@ -639,6 +688,13 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    fn located_error(e: ScanError) -> LocatedError {
+        match e {
+            ScanError::Input(e) => e,
+            e => panic!("not an input error: {e}"),
+        }
+    }
+
     #[test]
     fn seal_round_trip_and_damage() {
         let v = serde_json::json!({"cell": 3, "key": "a|b", "x": [1.5, null]});
@@ -683,7 +739,7 @@ mod tests {
         assert_eq!(valid, a.len() as u64);
         // Damage in the middle is an error naming the line.
         std::fs::write(&path, format!("{}{b}", a.replace("k0", "k9"))).unwrap();
-        let e = read_results(path.to_str().unwrap()).unwrap_err();
+        let e = located_error(read_results(path.to_str().unwrap()).unwrap_err());
         assert_eq!(e.line, Some(1));
     }
 
@@ -722,9 +778,10 @@ mod tests {
     fn plan_errors_name_the_line() {
         let e = parse_plan("runs = 10\nmetrics = [\"max_cong\"]\npatterns = [\"bisect\"]\n[[fabrics]]\ngen = \"x\"\n", "p.toml")
             .unwrap_err();
+        let e = located_error(e);
         assert_eq!(e.line, Some(2));
         assert!(e.message.contains("unknown metric 'max_cong'"));
-        let e = parse_plan("runs = 10\nbogus = 1\n", "p.toml").unwrap_err();
+        let e = located_error(parse_plan("runs = 10\nbogus = 1\n", "p.toml").unwrap_err());
         assert!(e.line.is_some(), "{e}");
     }
 }

@@ -1,13 +1,19 @@
-//! Pictures: congestion maps of a fabric ([`map`]), histograms of a metric ([`plot`]),
-//! the queueing model's latency curves ([`queue_plot`]), the self-contained HTML report
-//! ([`html`]), and the drawing support they share: image formats, the embedded font and
-//! the congestion colour scale ([`draw`]).
+//! Pictures: congestion maps of a fabric ([`map`], read from a result by [`map_input`],
+//! optionally laid out by Graphviz through [`graphviz`]), histograms of a metric
+//! ([`plot`]), the queueing model's latency curves ([`queue_plot`]), the self-contained
+//! HTML report ([`html`]), and the drawing support they share: image formats, the
+//! embedded font and the congestion colour scale ([`draw`]). [`error`] says why a
+//! picture cannot be made.
 //!
-//! May use: [`crate::report`] (result documents read back) and [`crate::engine`]'s metric
-//! names. Pictures only draw: they never compute what the simulation did not.
+//! May use: [`crate::report`] (result documents read back), [`crate::fabric`] (dot maps
+//! read back) and [`crate::engine`]'s metric names. Pictures only draw: they never
+//! compute what the simulation did not.
 
 pub mod draw;
+pub mod error;
+pub mod graphviz;
 pub mod html;
 pub mod map;
+pub mod map_input;
 pub mod plot;
 pub mod queue_plot;

@@ -1,28 +1,34 @@
-//! Spreading work over the ranks of `mpirun` (cargo feature `mpi`).
+//! Spreading work over the processes of `mpirun` (cargo feature `mpi`).
 //!
 //! One simulation: rank r of K performs runs ⌊n·r/K⌋..⌊n·(r+1)/K⌋ and sends that slice
-//! to rank 0, which combines the slices in rank order ([`orcs::engine::unit::SimOutcome::combine`])
-//! and alone writes the output, so the bytes are those one process writes with the same
-//! seed. A scan: each rank runs every K-th pending cell into its own part file and rank 0
-//! merges the parts. Without the feature, or with one rank, everything runs here.
+//! to rank 0, which combines the slices in rank order ([`SimOutcome::combine`]) and alone
+//! writes the output, so the bytes are those one process writes with the same seed. A
+//! scan ([`crate::scan::run`]) gives each rank every K-th pending cell. Without the
+//! feature, or outside `mpirun`, there is one rank and everything runs here.
+//!
+//! The place of a process is an explicit [`Ranks`] value handed to whoever shares work
+//! out: nothing here is global, and a program that never calls [`init`] simply uses
+//! [`Ranks::single`].
 
-use orcs::engine::unit::{SimOutcome, Simulation};
+use crate::engine::unit::{SimOutcome, Simulation};
 
 /// This process's place among the ranks.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Ranks {
     rank: usize,
     size: usize,
 }
 
-/// Keeps MPI initialised while alive (finalises it when dropped).
-pub struct Guard {
+/// Keeps MPI initialised while alive and finalises it when dropped, so it must outlive
+/// every use of the [`Ranks`] that [`init`] returned.
+#[must_use = "MPI is finalised when the guard is dropped"]
+pub struct MpiGuard {
     #[cfg(feature = "mpi")]
     _universe: Option<mpi::environment::Universe>,
 }
 
-/// Initialises MPI when built with it; a single rank otherwise.
-pub fn init() -> (Ranks, Guard) {
+/// Initialises MPI when built with it and started by `mpirun`; one rank otherwise.
+pub fn init() -> (Ranks, MpiGuard) {
     #[cfg(feature = "mpi")]
     {
         use mpi::traits::Communicator;
@@ -34,20 +40,25 @@ pub fn init() -> (Ranks, Guard) {
             };
             return (
                 ranks,
-                Guard {
+                MpiGuard {
                     _universe: Some(universe),
                 },
             );
         }
-        (Ranks { rank: 0, size: 1 }, Guard { _universe: None })
+        (Ranks::single(), MpiGuard { _universe: None })
     }
     #[cfg(not(feature = "mpi"))]
     {
-        (Ranks { rank: 0, size: 1 }, Guard {})
+        (Ranks::single(), MpiGuard {})
     }
 }
 
 impl Ranks {
+    /// The one rank of a process that shares nothing.
+    pub fn single() -> Self {
+        Ranks { rank: 0, size: 1 }
+    }
+
     /// Whether this is rank 0, the one that reads and writes files and prints.
     pub fn is_root(&self) -> bool {
         self.rank == 0
@@ -63,7 +74,8 @@ impl Ranks {
         self.size
     }
 
-    /// Rank 0's `value` on every rank (`choose` runs on rank 0 only).
+    /// Rank 0's `value` on every rank (`choose` runs on rank 0 only), so that a choice
+    /// such as a random seed is the same everywhere.
     pub fn chosen_by_root(&self, choose: impl FnOnce() -> u64) -> u64 {
         if self.size == 1 {
             return choose();
@@ -91,6 +103,14 @@ impl Ranks {
         }
     }
 
+    /// The runs of `0..runs` that this rank performs: ⌊n·r/K⌋..⌊n·(r+1)/K⌋, so the
+    /// slices of all ranks are disjoint, ordered and cover every run.
+    pub fn slice(&self, runs: u64) -> std::ops::Range<u64> {
+        let (k, r) = (self.size as u128, self.rank as u128);
+        let bound = |r: u128| (runs as u128 * r / k) as u64;
+        bound(r)..bound(r + 1)
+    }
+
     /// Runs this rank's slice of `runs`; rank 0 returns the whole outcome, the others
     /// None after sending their slice.
     pub fn run(
@@ -99,9 +119,7 @@ impl Ranks {
         runs: u64,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Option<SimOutcome> {
-        let (k, r) = (self.size as u128, self.rank as u128);
-        let slice = |r: u128| (runs as u128 * r / k) as u64;
-        let mine = sim.run_range(slice(r)..slice(r + 1), progress);
+        let mine = sim.run_range(self.slice(runs), progress);
         if self.size == 1 {
             return Some(mine);
         }
@@ -127,5 +145,25 @@ impl Ranks {
     #[cfg(not(feature = "mpi"))]
     fn gather(&self, mine: SimOutcome) -> Option<SimOutcome> {
         Some(mine)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slices_are_ordered_disjoint_and_cover_every_run() {
+        for size in 1..6 {
+            for runs in [0, 1, 2, 7, 997] {
+                let mut next = 0;
+                for rank in 0..size {
+                    let slice = Ranks { rank, size }.slice(runs);
+                    assert_eq!(slice.start, next);
+                    next = slice.end;
+                }
+                assert_eq!(next, runs);
+            }
+        }
     }
 }

@@ -1,0 +1,198 @@
+//! Flags that several commands take, each declared once here and flattened into the
+//! commands with `#[command(flatten)]`. A command whose flag means something more
+//! specific rewords its help with `#[command(mut_arg(...))]`, and validation happens in
+//! one place, here.
+
+use super::values::{report_format, Format};
+use anyhow::{bail, Result};
+use clap::Args;
+use orcs::fabric::input::InputSpec;
+
+/// Where a routed fabric comes from: the file and, for InfiniBand dumps, the tables.
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// Routed fabric: Graphviz dot with routing in edge comments (plain or gzip), a fabric cache (.orcsfab), or with --lft an ibnetdiscover or .lst topology dump ("-" reads standard input).
+    #[arg(verbatim_doc_comment, short = 'i', long = "input_file", visible_aliases = ["input-file", "topology"], value_name = "FILE", default_value = "-")]
+    pub input_file: String,
+    /// InfiniBand forwarding tables for the topology given with -i: ibroute/dump_fts output, OpenSM's opensm-lfts.dump, or a .fdbs file.
+    #[arg(verbatim_doc_comment, long = "lft", value_name = "FILE")]
+    pub lft: Option<String>,
+    /// Node name map (lines `0x<guid> "name"`) that gives converted InfiniBand nodes readable names (hosts keep an H prefix).
+    #[arg(
+        verbatim_doc_comment,
+        long = "node-name-map",
+        value_name = "FILE",
+        requires = "lft"
+    )]
+    pub node_name_map: Option<String>,
+    /// OpenSM's guid2lid file (port GUID, first and last LID per line): the LIDs for a topology that has none (an ibsim net file), or instead of the topology's own.
+    #[arg(
+        verbatim_doc_comment,
+        long = "guid2lid",
+        value_name = "FILE",
+        requires = "lft"
+    )]
+    pub guid2lid: Option<String>,
+    /// Route every LID of every host port (all LMC paths) instead of each host's base LID; hosts may then have several next hops, which only --orcs-compat simulates.
+    #[arg(verbatim_doc_comment, long = "lmc-paths", requires = "lft")]
+    pub lmc_paths: bool,
+}
+
+impl InputArgs {
+    /// The input, read in ORCS's compat mode or not.
+    pub fn spec(&self, orcs_compat: bool) -> InputSpec {
+        InputSpec {
+            path: self.input_file.clone(),
+            lft: self.lft.clone(),
+            node_name_map: self.node_name_map.clone(),
+            guid2lid: self.guid2lid.clone(),
+            lmc_paths: self.lmc_paths,
+            orcs_compat,
+            topology_only: false,
+        }
+    }
+}
+
+/// -j: the size of the worker pool.
+#[derive(Debug, Args)]
+pub struct ThreadsArg {
+    /// Number of worker threads (default: all cores).
+    #[arg(verbatim_doc_comment, short = 'j', long = "threads", value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+impl ThreadsArg {
+    /// The thread count asked for, if any; 0 is refused.
+    pub fn get(&self) -> Result<Option<usize>> {
+        if self.threads == Some(0) {
+            bail!("--threads must be at least 1");
+        }
+        Ok(self.threads)
+    }
+}
+
+/// -q: nothing on standard error but what cannot be left out.
+#[derive(Debug, Args)]
+pub struct QuietArg {
+    /// Print no summary, notices, warnings or progress on standard error (a seed chosen by orcs and runs without traffic are still reported).
+    #[arg(verbatim_doc_comment, short = 'q', long = "quiet")]
+    pub quiet: bool,
+}
+
+/// --seed: the seed of every random choice.
+#[derive(Debug, Args)]
+pub struct SeedArg {
+    /// Seed of all random choices; the same seed gives byte-identical output with any thread count (default: a random seed, which is printed).
+    #[arg(verbatim_doc_comment, long = "seed", value_name = "SEED")]
+    pub seed: Option<u64>,
+}
+
+/// --orcs-compat: the original ORCS's behaviour where orcs deliberately differs.
+#[derive(Debug, Args)]
+pub struct OrcsCompatArg {
+    /// Reproduce the original ORCS where orcs deliberately differs (inflated get_cable_cong counts, dep_max_delay model, ORCS 2 rand pattern, first-match next hops).
+    #[arg(verbatim_doc_comment, long = "orcs-compat")]
+    pub orcs_compat: bool,
+}
+
+/// --format: text, json or csv.
+#[derive(Debug, Args)]
+pub struct FormatArg {
+    /// Output format of the metric: text (ORCS's layout), json or csv.
+    #[arg(
+        verbatim_doc_comment,
+        long = "format",
+        value_name = "FORMAT",
+        default_value = "text"
+    )]
+    pub format: String,
+}
+
+impl FormatArg {
+    /// The format asked for.
+    pub fn get(&self) -> Result<Format> {
+        report_format(&self.format)
+    }
+}
+
+/// -o/--output: the file (or folder) a command writes.
+#[derive(Debug, Args)]
+pub struct OutputArg {
+    /// Write the results to FILE instead of standard output.
+    #[arg(
+        verbatim_doc_comment,
+        short = 'o',
+        long = "output",
+        value_name = "FILE"
+    )]
+    pub output: Option<String>,
+}
+
+impl OutputArg {
+    /// The output of a command that makes the flag required.
+    pub fn required(self) -> String {
+        self.output
+            .expect("clap requires -o/--output for this command")
+    }
+}
+
+/// --plot: a picture of the results.
+#[derive(Debug, Args)]
+pub struct PlotArg {
+    /// Also plot the metric's distribution with its mean and 95 % confidence interval to FILE (.svg or .png).
+    #[arg(verbatim_doc_comment, long = "plot", value_name = "FILE")]
+    pub plot: Option<String>,
+}
+
+/// --links: a per-link CSV table.
+#[derive(Debug, Args)]
+pub struct LinksArg {
+    /// Also write a per-link table as CSV to FILE: every directed link with its endpoints, the all-pairs routes over it, the messages it carried, its largest congestion and the share of runs in which it was the bottleneck.
+    #[arg(verbatim_doc_comment, long = "links", value_name = "FILE")]
+    pub links: Option<String>,
+}
+
+/// --metric: one of ORCS's metrics.
+#[derive(Debug, Args)]
+pub struct MetricArg {
+    /// Metric: sum_max_cong, hist_max_cong, hist_acc_band, dep_max_delay or get_cable_cong (default hist_max_cong; sum_max_cong with -p matrix, where it is the largest link load in bytes).
+    #[arg(verbatim_doc_comment, long = "metric", value_name = "METRIC")]
+    pub metric: Option<String>,
+}
+
+/// --matrix: an application's traffic matrix.
+#[derive(Debug, Args)]
+pub struct MatrixArg {
+    /// The traffic matrix of -p matrix: a PFProf trace (.tar.gz, .tar or folder of per-rank JSON), CSV, Matrix Market or JSON; implies -p matrix.
+    #[arg(
+        verbatim_doc_comment,
+        long = "matrix",
+        visible_alias = "traffic",
+        value_name = "FILE"
+    )]
+    pub matrix: Option<String>,
+}
+
+/// --to: the format of a written fabric.
+#[derive(Debug, Args)]
+pub struct ToArg {
+    /// Output format: dot, orcsfab, net or graphml (default: from the output file's extension).
+    #[arg(verbatim_doc_comment, long = "to", value_name = "FORMAT")]
+    pub to: Option<String>,
+}
+
+/// --routequal: ORCS's route quality figures.
+#[derive(Debug, Args)]
+pub struct RoutequalArg {
+    /// Check the routing like `orcs check`, add ORCS's route quality figures (all-to-all load on inner links) and exit.
+    #[arg(verbatim_doc_comment, long = "routequal")]
+    pub routequal: bool,
+}
+
+/// RESULT…: results written with --format json.
+#[derive(Debug, Args)]
+pub struct ResultsArg {
+    /// Results written with --format json.
+    #[arg(verbatim_doc_comment, value_name = "RESULT", required = true)]
+    pub results: Vec<String>,
+}

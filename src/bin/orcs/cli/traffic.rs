@@ -1,0 +1,84 @@
+//! `orcs traffic`: one application's traffic placed and routed on a cluster.
+
+use super::shared::{LinksArg, MatrixArg, SeedArg};
+use super::values::list_of;
+use anyhow::Result;
+use clap::Args;
+use orcs::cluster::application::{Mapper, PathRouter, Selector};
+
+/// Flags of `orcs traffic`.
+#[derive(Debug, Args)]
+#[command(
+    mut_arg("matrix", |a| a.help("The traffic matrix: a PFProf trace (.tar.gz or folder of per-rank JSON), CSV, Matrix Market or JSON.").required(true)),
+    mut_arg("seed", |a| a.help("Seed of the random selector and router (default 0).").default_value("0")),
+    mut_arg("links", |a| a.help("Also write every network link's bytes and flows per combination as CSV to FILE (switch-to-switch links, and host-to-host links of direct networks)."))
+)]
+pub struct TrafficArgs {
+    /// The cluster: PFSim GraphML (`typ` host/switch, host `capacity` = cores, edge `capacity`), or any fabric -i reads (dot, .orcsfab; its routing is ignored, `capacity` attributes are read).
+    #[arg(verbatim_doc_comment, long = "cluster", value_name = "FILE")]
+    pub cluster: String,
+    #[command(flatten)]
+    pub matrix: MatrixArg,
+    /// Node selection, a comma-separated list of: linear, random, topology-aware.
+    #[arg(
+        verbatim_doc_comment,
+        long = "selector",
+        value_name = "LIST",
+        default_value = "linear"
+    )]
+    pub selector: String,
+    /// Process placement, a comma-separated list of: block, cyclic, greedy (heaviest-talking ranks on the same host).
+    #[arg(
+        verbatim_doc_comment,
+        long = "mapper",
+        value_name = "LIST",
+        default_value = "block"
+    )]
+    pub mapper: String,
+    /// Routing over the minimal paths, a comma-separated list of: dmodk (classical, digit-wise), smodk, pfsim-dmodk (PFSim's single-modulus variant), greedy, greedy-max, random.
+    #[arg(
+        verbatim_doc_comment,
+        long = "router",
+        value_name = "LIST",
+        default_value = "dmodk,greedy,greedy-max"
+    )]
+    pub router: String,
+    #[command(flatten)]
+    pub seed: SeedArg,
+    #[command(flatten)]
+    pub links: LinksArg,
+}
+
+/// A validated `orcs traffic` request.
+#[derive(Debug)]
+pub struct TrafficPlan {
+    /// The cluster file.
+    pub cluster: String,
+    /// The traffic matrix file.
+    pub matrix: String,
+    /// Node selections to try.
+    pub selectors: Vec<Selector>,
+    /// Process placements to try.
+    pub mappers: Vec<Mapper>,
+    /// Path routings to try.
+    pub routers: Vec<PathRouter>,
+    /// Seed of every combination.
+    pub seed: u64,
+    /// The per-link CSV file.
+    pub links: Option<String>,
+}
+
+impl TrafficArgs {
+    /// The validated request.
+    pub fn into_plan(self) -> Result<TrafficPlan> {
+        Ok(TrafficPlan {
+            selectors: list_of("--selector", &self.selector, &Selector::ALL)?,
+            mappers: list_of("--mapper", &self.mapper, &Mapper::ALL)?,
+            routers: list_of("--router", &self.router, &PathRouter::ALL)?,
+            cluster: self.cluster,
+            matrix: self.matrix.matrix.expect("clap requires --matrix"),
+            seed: self.seed.seed.unwrap_or(0),
+            links: self.links.links,
+        })
+    }
+}

@@ -1,0 +1,82 @@
+//! `orcs convert`: load any input, check its routes, write the requested format. Also
+//! writes `orcs gen`'s fabrics ([`write_fabric`]).
+
+use super::load;
+use crate::cli::convert::ConvertPlan;
+use crate::cli::values::FabricFormat;
+use crate::output::WholeFile;
+use crate::progress::busy;
+use anyhow::{Context, Result};
+use orcs::fabric::input::InputSpec;
+use orcs::fabric::{cache, write, LoadedFabric};
+use orcs::report;
+use orcs::routing::{check_routes, RouteSummary};
+use std::process::ExitCode;
+
+/// Converts. The output is written even when some routes are broken (exit status 2
+/// then), so the result can be inspected.
+pub fn run(plan: &ConvertPlan) -> Result<ExitCode> {
+    // Converting only rewrites the fabric: several next hops (--lmc-paths, or an
+    // ambiguous dot) are kept in the output with a warning instead of stopping here.
+    let input = InputSpec {
+        orcs_compat: true,
+        ..plan.input.clone()
+    };
+    let mut loaded = load(&input, false)?;
+    write_fabric(&mut loaded, plan.format, &plan.output, &plan.input.path)
+}
+
+/// Checks a routed fabric's routes, then writes it in `format` to `output` (`-`:
+/// standard output): exit status 2 (output still written) when some pair is not routed.
+pub fn write_fabric(
+    loaded: &mut LoadedFabric,
+    format: FabricFormat,
+    output: &str,
+    name: &str,
+) -> Result<ExitCode> {
+    // Create the file before the long check, so a bad path fails at once.
+    let file = WholeFile::create(output)?;
+    let all_hosts: Vec<u32> = (0..loaded.fabric.num_hosts() as u32).collect();
+    let check = busy("checking routes", false, || {
+        check_routes(&loaded.fabric, &loaded.table, &all_hosts)
+    });
+    loaded.routes = Some(RouteSummary::of(&check));
+    if matches!(format, FabricFormat::Dot | FabricFormat::Graphml) {
+        loaded.fill_comments();
+    }
+    let loaded = &*loaded;
+    busy(&format!("writing {output}"), false, || {
+        file.write_with(|out| {
+            let fabric = &loaded.fabric;
+            match format {
+                FabricFormat::Dot => write::write_dot(out, fabric, &|_| Vec::new())?,
+                FabricFormat::Orcsfab => cache::write_cache(out, loaded)?,
+                FabricFormat::Net => write::write_ibsim_net(out, fabric)
+                    .with_context(|| format!("cannot write '{output}' as an ibsim net file"))?,
+                FabricFormat::Graphml => write::write_graphml(out, fabric)?,
+            }
+            Ok(())
+        })
+    })?;
+    let fabric = &loaded.fabric;
+    eprintln!(
+        "orcs: {name}: {} hosts, {} switches, {} directed edges",
+        fabric.num_hosts(),
+        fabric.num_switches(),
+        fabric.num_edges()
+    );
+    if check.all_routed() {
+        eprintln!(
+            "orcs: all {} ordered host pairs are routed",
+            check.pairs_checked
+        );
+        Ok(ExitCode::SUCCESS)
+    } else {
+        eprint!("{}", report::check_text(name, fabric, &check));
+        eprintln!(
+            "orcs: the fabric was written, but {} host pairs are not routed",
+            check.broken()
+        );
+        Ok(ExitCode::from(2))
+    }
+}

@@ -1,0 +1,32 @@
+//! `orcs gen`: build the topology, route it with the chosen engine, write it.
+
+use super::convert::write_fabric;
+use crate::cli::gen::GenPlan;
+use anyhow::Result;
+use orcs::fabric::{EdgeComments, LoadedFabric};
+use std::process::ExitCode;
+
+/// Generates, routes and writes.
+pub fn run(plan: &GenPlan) -> Result<ExitCode> {
+    let generated = orcs::gen::topology::generate(&plan.spec)?;
+    let (table, routing) = orcs::routing::route_generated(
+        &generated,
+        plan.routing.as_deref(),
+        plan.roots.as_deref(),
+        plan.seed,
+    )?;
+    let mut fabric = generated.fabric;
+    // No comments: the writers derive them from the table (LoadedFabric::fill_comments).
+    fabric.edge_comments = EdgeComments::default();
+    fabric.graph_id = Some("network".to_string());
+    fabric.graph_attrs.push((
+        "comment".to_string(),
+        format!("orcs gen {} --routing {routing}", generated.description),
+    ));
+    write_fabric(
+        &mut LoadedFabric::new(fabric, table),
+        plan.format,
+        &plan.output,
+        &plan.spec,
+    )
+}

@@ -1,0 +1,106 @@
+//! One file per command: its validated plan → library calls → exporters → the output
+//! writer ([`crate::output`]). This file dispatches and holds what several commands share.
+
+mod check;
+mod convert;
+mod gen;
+mod jobs;
+mod map;
+mod matrix;
+mod plot;
+mod queue;
+mod report;
+mod scan;
+mod sim;
+mod traffic;
+
+use crate::cli::Request;
+use crate::progress::busy;
+use anyhow::{Context, Result};
+use orcs::engine::ranks::Ranks;
+use orcs::fabric::input::{load_input, InputSpec};
+use orcs::fabric::{Fabric, LoadedFabric};
+use orcs::report::results::ResultDoc;
+use orcs::routing::RouteCheck;
+use orcs::workload::mapping::RankLayout;
+use std::process::ExitCode;
+
+/// Runs `request` on this rank.
+pub fn run(request: Request, ranks: Ranks) -> Result<ExitCode> {
+    match request {
+        Request::Check(plan) => check::run(&plan),
+        Request::NumLevels(plan) => sim::num_levels(&plan),
+        Request::Simulate(plan) => sim::run(&plan, ranks),
+        Request::PatternHelp(usage) => {
+            println!("{usage}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Request::Matrix(plan) => matrix::run(&plan),
+        Request::Convert(plan) => convert::run(&plan),
+        Request::Gen(plan) => gen::run(&plan),
+        Request::Map(plan) => map::run(&plan),
+        Request::Plot(plan) => plot::run(&plan),
+        Request::Report(plan) => report::run(&plan),
+        Request::Traffic(plan) => traffic::run(&plan),
+        Request::Jobs(plan) => jobs::run(&plan),
+        Request::Scan(plan) => scan::run(&plan, ranks),
+        Request::Queue(plan) => queue::run(&plan),
+    }
+}
+
+/// Loads a fabric with a spinner, and shows its warnings unless `quiet`.
+fn load(input: &InputSpec, quiet: bool) -> Result<LoadedFabric> {
+    let loaded = busy(&format!("loading {}", input.path), quiet, || {
+        load_input(input)
+    })?;
+    if !quiet {
+        warn_all(&loaded.warnings);
+    }
+    Ok(loaded)
+}
+
+/// Prints warnings on standard error.
+fn warn_all(warnings: &[String]) {
+    for w in warnings {
+        eprintln!("orcs: warning: {w}");
+    }
+}
+
+/// `-v`: the hosts chosen for the ranks, on standard error.
+fn show_hosts(fabric: &Fabric, layout: &RankLayout) {
+    let names: Vec<&str> = (layout.hosts().iter())
+        .map(|&h| fabric.host_name(h))
+        .collect();
+    eprintln!(
+        "orcs: NAMELIST ({} hosts, {} fixed by the node ordering file): {}",
+        names.len(),
+        layout.num_fixed(),
+        names.join(",")
+    );
+}
+
+/// A fresh seed, printed even with -q: without it the run cannot be reproduced.
+fn pick_seed() -> u64 {
+    let seed = rand::random::<u64>();
+    eprintln!("orcs: using --seed {seed}");
+    seed
+}
+
+/// The error for a communicator with broken routes: the count and the first examples.
+fn unrouted(input_file: &str, fabric: &Fabric, check: &RouteCheck) -> anyhow::Error {
+    let mut msg = format!(
+        "{input_file}: {} of {} host pairs of the communicator are not routed:",
+        check.broken(),
+        check.pairs_checked
+    );
+    for ex in &check.examples {
+        msg.push_str(&format!("\n  {}", ex.describe(fabric)));
+    }
+    anyhow::anyhow!(msg)
+}
+
+/// Reads a result written with `--format json`.
+fn read_result(path: &str) -> Result<ResultDoc> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read '{path}'"))?;
+    Ok(orcs::report::results::parse_result(&text, path)?)
+}

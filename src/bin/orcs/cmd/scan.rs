@@ -1,0 +1,89 @@
+//! `orcs scan`: run the plan's missing cells (each record appended whole and synced),
+//! or merge results files; then the CSV summary.
+
+use super::warn_all;
+use crate::cli::scan::ScanPlan;
+use crate::output::replace;
+use crate::progress::{busy, progress_bar};
+use anyhow::Result;
+use orcs::engine::ranks::Ranks;
+use orcs::scan::run::{dry_run_text, merge_files, ScanRun};
+use orcs::scan::{merge, read_plan, seal, summary_csv};
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+/// Runs, resumes or merges.
+pub fn run(plan: &ScanPlan, ranks: Ranks) -> Result<ExitCode> {
+    if !plan.merge.is_empty() {
+        return merge_results(plan);
+    }
+    let plan_path = plan
+        .plan
+        .as_deref()
+        .expect("validated: a plan without --merge");
+    let mut scan = ScanRun::open(read_plan(plan_path)?, plan.shard, &plan.output, ranks)?;
+    // Under mpirun only rank 0 prints.
+    let quiet = plan.quiet || !ranks.is_root();
+    busy("loading the fabrics", quiet, || {
+        scan.load_fabrics(&mut |loaded| {
+            if !quiet {
+                warn_all(&loaded.warnings);
+            }
+        })
+    })?;
+    if plan.dry_run {
+        if ranks.is_root() {
+            let text = dry_run_text(&scan, rayon::current_num_threads());
+            let mut out = io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let bar = progress_bar(scan.num_pending() as u64 * scan.plan().runs, quiet);
+    scan.execute(&|n| bar.inc(n))?;
+    bar.finish_and_clear();
+    let Some(records) = scan.finish()? else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    let errors = records.iter().filter(|r| r.get("error").is_some()).count();
+    replace(&plan.csv, &summary_csv(&merge(records)))?;
+    if !plan.quiet {
+        eprintln!(
+            "orcs: {} cells run, {} were done already; results in {}, summary in {}",
+            scan.num_pending(),
+            scan.num_cells() - scan.num_pending(),
+            plan.output,
+            plan.csv
+        );
+    }
+    if errors > 0 {
+        eprintln!("orcs: warning: {errors} cells could not run; their records carry the error");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--merge`: the records of every file into the results file and its summary.
+fn merge_results(plan: &ScanPlan) -> Result<ExitCode> {
+    let (merged, cut_short) = merge_files(&plan.merge)?;
+    if !plan.quiet {
+        for path in cut_short {
+            eprintln!(
+                "orcs: warning: {path}: its last line is cut short (an interrupted scan); left out"
+            );
+        }
+    }
+    let text: String = merged.iter().map(seal).collect();
+    replace(&plan.output, &text)?;
+    replace(&plan.csv, &summary_csv(&merged))?;
+    if !plan.quiet {
+        eprintln!(
+            "orcs: {} records from {} files into {} and {}",
+            merged.len(),
+            plan.merge.len(),
+            plan.output,
+            plan.csv
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

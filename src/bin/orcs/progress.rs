@@ -1,0 +1,36 @@
+//! What a long command shows on a terminal while it works: a spinner for one long step,
+//! a progress bar over runs. Nothing is shown on a pipe or with `-q`.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::{self, IsTerminal};
+
+/// Runs `work` with a spinner saying `what` on a terminal (nothing on a pipe or with
+/// `-q`), so that long loads and route checks of big fabrics do not look hung.
+pub fn busy<T>(what: &str, quiet: bool, work: impl FnOnce() -> T) -> T {
+    if quiet || !io::stderr().is_terminal() {
+        return work();
+    }
+    let spinner = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} [{elapsed}]") {
+        spinner.set_style(style);
+    }
+    spinner.set_message(what.to_string());
+    spinner.enable_steady_tick(std::time::Duration::from_millis(120));
+    let result = work();
+    spinner.finish_and_clear();
+    result
+}
+
+/// A progress bar with ETA over `runs` units on a terminal; hidden on a pipe or with `-q`.
+pub fn progress_bar(runs: u64, quiet: bool) -> ProgressBar {
+    if quiet || !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::with_draw_target(Some(runs), ProgressDrawTarget::stderr());
+    if let Ok(style) = ProgressStyle::with_template(
+        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} runs (ETA {eta})",
+    ) {
+        bar.set_style(style);
+    }
+    bar
+}

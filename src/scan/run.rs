@@ -1,0 +1,364 @@
+//! Running a plan: the cells of a shard that are not done yet, shared out over the ranks
+//! of `mpirun`, each record appended whole and synced to the results file as soon as its
+//! cell is done, and the files of several runs merged.
+//!
+//! Resuming: the keys of the records already in the results file (and in part files left
+//! by an interrupted run under `mpirun`) are done; a record cut short by a crash is
+//! dropped by truncating the file to its valid prefix before appending. Under `mpirun`
+//! rank r appends to `RESULTS.rank<r>`; once every rank is done, rank 0 folds the parts
+//! into the results file and removes them.
+
+use super::cache::{cache_dir, load_fabric};
+use super::{merge, read_results, record_key, run_cell, seal, Cell, Plan, ScanError};
+use crate::engine::ranks::Ranks;
+use crate::fabric::LoadedFabric;
+use rayon::prelude::*;
+use serde_json::Value;
+use std::collections::HashSet;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// A plan about to run in one results file: which cells of the shard are done, and this
+/// rank's share of the others.
+pub struct ScanRun {
+    plan: Plan,
+    /// The shard's cells (indices into `plan.cells`).
+    cells: Vec<usize>,
+    /// Keys of the records already written.
+    done: HashSet<String>,
+    /// This rank's share of the cells not done (indices into `plan.cells`).
+    pending: Vec<usize>,
+    /// The results file.
+    output: String,
+    /// The file this rank appends to: the results file, or its part under `mpirun`.
+    own: String,
+    /// Length of the valid prefix of `own`.
+    valid: u64,
+    /// Part files left by an interrupted run under `mpirun`.
+    leftover_parts: Vec<String>,
+    ranks: Ranks,
+    /// The loaded fabrics, by index into `plan.fabrics` (only those a pending cell needs).
+    fabrics: Vec<Option<LoadedFabric>>,
+}
+
+/// The dry-run line of one cell.
+#[derive(Debug, Clone, Copy)]
+pub struct Estimate<'a> {
+    /// The cell.
+    pub cell: &'a Cell,
+    /// Whether its record is written already.
+    pub done: bool,
+    /// Estimated seconds to run it (0 when done).
+    pub seconds: f64,
+}
+
+impl ScanRun {
+    /// Prepares `plan` (only shard `(i, n)`, 1-based, when given) to run into `output`:
+    /// reads the records written so far and shares the pending cells out over `ranks`.
+    /// Every rank must call it: no rank writes before all have read.
+    pub fn open(
+        plan: Plan,
+        shard: Option<(usize, usize)>,
+        output: &str,
+        ranks: Ranks,
+    ) -> Result<ScanRun, ScanError> {
+        let cells: Vec<usize> = match shard {
+            Some((i, n)) => plan.shard(i, n).into_iter().map(|c| c.index).collect(),
+            None => (0..plan.cells.len()).collect(),
+        };
+        let leftover_parts = part_files(output);
+        let own = if ranks.size() > 1 {
+            format!("{output}.rank{}", ranks.rank())
+        } else {
+            output.to_string()
+        };
+        let mut done = HashSet::new();
+        let mut valid = 0;
+        for path in std::iter::once(output).chain(leftover_parts.iter().map(String::as_str)) {
+            let (records, len) = read_results(path)?;
+            if path == own {
+                valid = len;
+            }
+            done.extend(
+                records
+                    .iter()
+                    .filter_map(|r| record_key(r).map(str::to_string)),
+            );
+        }
+        let pending = cells
+            .iter()
+            .copied()
+            .filter(|&c| !done.contains(&plan.key(&plan.cells[c])))
+            .enumerate()
+            .filter(|(i, _)| i % ranks.size() == ranks.rank())
+            .map(|(_, c)| c)
+            .collect();
+        // Every rank must share out the same pending list: none writes before all have read.
+        ranks.barrier();
+        let fabrics = (0..plan.fabrics.len()).map(|_| None).collect();
+        Ok(ScanRun {
+            plan,
+            cells,
+            done,
+            pending,
+            output: output.to_string(),
+            own,
+            valid,
+            leftover_parts,
+            ranks,
+            fabrics,
+        })
+    }
+
+    /// The plan.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// Number of cells in the shard.
+    pub fn num_cells(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Number of cells this rank runs.
+    pub fn num_pending(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Loads (from the cache beside the results when possible) every fabric a pending
+    /// cell needs, once; `loaded` sees each one, e.g. to show its warnings.
+    pub fn load_fabrics(&mut self, loaded: &mut dyn FnMut(&LoadedFabric)) -> Result<(), ScanError> {
+        let mut needed: Vec<usize> = self
+            .pending
+            .iter()
+            .map(|&c| self.plan.cells[c].fabric)
+            .collect();
+        needed.sort_unstable();
+        needed.dedup();
+        let dir = cache_dir(&self.output);
+        for f in needed {
+            let fabric = load_fabric(&self.plan.fabrics[f], &dir)?;
+            loaded(&fabric);
+            self.fabrics[f] = Some(fabric);
+        }
+        Ok(())
+    }
+
+    /// Every cell of the shard, whether it is done and, when not, how long it should take:
+    /// a few runs are timed and scaled to the plan's run count. Needs [`ScanRun::load_fabrics`].
+    pub fn dry_run(&self) -> Vec<Estimate<'_>> {
+        let sample = Plan {
+            runs: self.plan.runs.min(8),
+            ..self.plan.clone()
+        };
+        self.cells
+            .iter()
+            .map(|&c| {
+                let cell = &self.plan.cells[c];
+                let done = self.done.contains(&self.plan.key(cell));
+                let seconds = match &self.fabrics[cell.fabric] {
+                    Some(loaded) if !done => {
+                        let started = Instant::now();
+                        let _ = run_cell(&sample, cell, loaded, &|_| {});
+                        started.elapsed().as_secs_f64() * self.plan.runs as f64 / sample.runs as f64
+                    }
+                    _ => 0.0,
+                };
+                Estimate {
+                    cell,
+                    done,
+                    seconds,
+                }
+            })
+            .collect()
+    }
+
+    /// Runs this rank's pending cells in parallel, appending each record whole and synced
+    /// as its cell finishes (after dropping a record cut short by a crash). `progress`
+    /// receives the runs done. Needs [`ScanRun::load_fabrics`].
+    pub fn execute(&self, progress: &(dyn Fn(u64) + Sync)) -> Result<(), ScanError> {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&self.own)
+            .map_err(|e| ScanError::file("cannot open results file", &self.own, e))?;
+        file.set_len(self.valid)
+            .map_err(|e| ScanError::file("cannot truncate", &self.own, e))?;
+        let file = Mutex::new(file);
+        self.pending.par_iter().try_for_each(|&c| {
+            let cell = &self.plan.cells[c];
+            let loaded = self.fabrics[cell.fabric]
+                .as_ref()
+                .expect("load_fabrics loads the fabric of every pending cell");
+            let line = seal(&run_cell(&self.plan, cell, loaded, progress));
+            let mut f = file.lock().unwrap_or_else(|e| e.into_inner());
+            f.write_all(line.as_bytes())
+                .and_then(|()| f.sync_data())
+                .map_err(|e| ScanError::file("cannot append to", &self.own, e))
+        })
+    }
+
+    /// Once this rank has executed: waits for every rank, and on rank 0 folds the part
+    /// files into the results file and removes them. Returns the records of the results
+    /// file on rank 0, None on the others.
+    pub fn finish(&self) -> Result<Option<Vec<Value>>, ScanError> {
+        if self.ranks.size() > 1 {
+            self.ranks.barrier();
+            if !self.ranks.is_root() {
+                return Ok(None);
+            }
+            self.fold_parts()?;
+        }
+        Ok(Some(read_results(&self.output)?.0))
+    }
+
+    /// Every part is complete: folds them into the results file, then removes them.
+    fn fold_parts(&self) -> Result<(), ScanError> {
+        let mut all = read_results(&self.output)?.0;
+        let parts: Vec<String> = (0..self.ranks.size())
+            .map(|r| format!("{}.rank{r}", self.output))
+            .chain(self.leftover_parts.iter().cloned())
+            .collect();
+        for part in &parts {
+            all.extend(read_results(part)?.0);
+        }
+        let text: String = merge(all).iter().map(seal).collect();
+        replace_file(&self.output, &text)?;
+        for part in &parts {
+            let _ = std::fs::remove_file(part);
+        }
+        Ok(())
+    }
+}
+
+/// The part files of `output` left by ranks of an earlier run (partial writes excluded).
+fn part_files(output: &str) -> Vec<String> {
+    glob::glob(&format!("{}.rank*", glob::Pattern::escape(output)))
+        .map(|paths| {
+            paths
+                .filter_map(Result::ok)
+                .map(|p| p.to_string_lossy().into_owned())
+                .filter(|p| !p.ends_with(".partial"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Replaces `path` by `text`, whole or not at all: written to `path.partial`, then renamed.
+fn replace_file(path: &str, text: &str) -> Result<(), ScanError> {
+    let partial = format!("{path}.partial");
+    std::fs::write(&partial, text).map_err(|e| ScanError::file("cannot write", &partial, e))?;
+    std::fs::rename(&partial, path).map_err(|e| ScanError::file("cannot write", path, e))
+}
+
+/// The records of several results files (shards) merged: the first record of each key
+/// wins, in cell order. Also names the files whose last line was cut short (an
+/// interrupted scan); such a line is left out.
+pub fn merge_files(paths: &[String]) -> Result<(Vec<Value>, Vec<&str>), ScanError> {
+    let mut all = Vec::new();
+    let mut cut_short = Vec::new();
+    for path in paths {
+        let (records, valid) = read_results(path)?;
+        let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        if valid < len {
+            cut_short.push(path.as_str());
+        }
+        all.extend(records);
+    }
+    Ok((merge(all), cut_short))
+}
+
+/// The `--dry-run` table: every cell of the shard, whether it is done and its estimated
+/// time, then the totals for `threads` worker threads. Times a few runs of every cell
+/// not done (see [`ScanRun::dry_run`]).
+pub fn dry_run_text(run: &ScanRun, threads: usize) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:>5}  {:<40} {:<12} {:<10} {:>8} {:<14} {:>6} {:>12}",
+        "cell", "fabric", "pattern", "arg", "commsize", "metric", "done", "estimate s"
+    );
+    let mut total = 0.0;
+    for e in run.dry_run() {
+        let c = e.cell;
+        total += e.seconds;
+        let _ = writeln!(
+            s,
+            "{:>5}  {:<40} {:<12} {:<10} {:>8} {:<14} {:>6} {:>12.2}",
+            c.index,
+            run.plan.fabrics[c.fabric].label(),
+            c.pattern,
+            c.arg.as_deref().unwrap_or("-"),
+            c.commsize,
+            c.metric.name(),
+            if e.done { "yes" } else { "no" },
+            e.seconds
+        );
+    }
+    let _ = writeln!(
+        s,
+        "{} cells, {} done, {} to run; estimated {:.1} s on {threads} threads",
+        run.num_cells(),
+        run.num_cells() - run.num_pending(),
+        run.num_pending(),
+        total,
+    );
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scan::parse_plan;
+
+    #[test]
+    fn a_run_appends_every_cell_once_and_resumes_with_none_pending() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("r.jsonl").to_string_lossy().into_owned();
+        let plan = parse_plan(
+            "runs = 4\nseed = 1\nmetrics = [\"hist_max_cong\"]\npatterns = [\"bisect\", \"null\"]\n\
+             [[fabrics]]\ngen = \"kary-ntree:k=2,n=2\"\n",
+            "p.toml",
+        )
+        .unwrap();
+        let mut run = ScanRun::open(plan.clone(), None, &out, Ranks::single()).unwrap();
+        assert_eq!((run.num_cells(), run.num_pending()), (2, 2));
+        let mut loaded = 0;
+        run.load_fabrics(&mut |_| loaded += 1).unwrap();
+        assert_eq!(loaded, 1);
+        run.execute(&|_| {}).unwrap();
+        let records = merge(run.finish().unwrap().unwrap());
+        assert_eq!(records.len(), 2);
+        assert!(records[0].get("result").is_some());
+        assert_eq!(
+            records[1]["error"],
+            "pattern null with commsize 4 has no traffic to measure"
+        );
+        // The generated fabric is cached beside the results.
+        assert_eq!(std::fs::read_dir(cache_dir(&out)).unwrap().count(), 1);
+        let mut again = ScanRun::open(plan, None, &out, Ranks::single()).unwrap();
+        assert_eq!(again.num_pending(), 0);
+        again
+            .load_fabrics(&mut |_| panic!("nothing to load"))
+            .unwrap();
+        assert!(dry_run_text(&again, 1)
+            .ends_with("2 cells, 2 done, 0 to run; estimated 0.0 s on 1 threads\n"));
+    }
+
+    #[test]
+    fn merging_names_files_cut_short() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = |n: &str| dir.path().join(n).to_string_lossy().into_owned();
+        let a = seal(&serde_json::json!({"cell": 1, "key": "k1"}));
+        let b = seal(&serde_json::json!({"cell": 0, "key": "k0"}));
+        std::fs::write(path("a"), format!("{a}{}", &b[..5])).unwrap();
+        std::fs::write(path("b"), format!("{b}{a}")).unwrap();
+        let files = [path("a"), path("b")];
+        let (merged, cut_short) = merge_files(&files).unwrap();
+        assert_eq!(merged.len(), 2);
+        assert_eq!(record_key(&merged[0]), Some("k0"));
+        assert_eq!(cut_short, [files[0].as_str()]);
+    }
+}
