@@ -13,6 +13,7 @@ use crate::engine::stream::{stream_rng, Stream};
 use crate::engine::unit::{SimConfig, Simulation};
 use crate::fabric::Fabric;
 use crate::routing::{ForwardingTable, RouteCheck, RouteSummary};
+use crate::error::LocatedError;
 use crate::workload::mapping::{
     parse_node_ordering, LayoutSpec, MappingError, RankLayout, SubsetMethod,
 };
@@ -93,9 +94,12 @@ pub enum PrepareError {
         #[source]
         source: std::io::Error,
     },
-    /// The hosts cannot be chosen (or the ordering file is not a list of GUIDs).
+    /// The hosts cannot be chosen.
     #[error(transparent)]
     Layout(#[from] MappingError),
+    /// The node ordering file is not a list of GUIDs: where, and what was expected.
+    #[error(transparent)]
+    Ordering(#[from] LocatedError),
 }
 
 fn levels_text(levels: usize) -> String {

@@ -35,8 +35,8 @@ use std::path::Path;
 /// that cannot run is not an error of the scan: its record carries a [`CellError`].)
 #[derive(Debug, thiserror::Error)]
 pub enum ScanError {
-    /// A plan or results file is not what a scan reads: the file, the line when known,
-    /// what was expected.
+    /// A plan, results or fabric file is not what a scan reads: the file, the line when
+    /// known, what was expected.
     #[error(transparent)]
     Input(#[from] LocatedError),
     /// A results file, part file, fabric or cache folder cannot be read or written.
@@ -53,9 +53,6 @@ pub enum ScanError {
     /// Writing a fabric cache failed.
     #[error(transparent)]
     Io(#[from] std::io::Error),
-    /// A fabric file of the plan cannot be loaded.
-    #[error(transparent)]
-    Load(#[from] crate::fabric::LoadError),
     /// A generated fabric of the plan cannot be generated.
     #[error(transparent)]
     Gen(#[from] crate::gen::topology::GenError),

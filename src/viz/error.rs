@@ -2,7 +2,6 @@
 //! congestion, Graphviz cannot run, or drawing fails.
 
 use crate::error::LocatedError;
-use crate::fabric::LoadError;
 use crate::report::results::ResultError;
 use crate::viz::draw::DrawError;
 use std::path::PathBuf;
@@ -19,15 +18,13 @@ pub enum VizError {
         #[source]
         source: std::io::Error,
     },
-    /// A dot input cannot be loaded.
-    #[error(transparent)]
-    Load(#[from] LoadError),
     /// A JSON result cannot be read.
     #[error(transparent)]
     Result(#[from] ResultError),
-    /// The input is not a congestion map: where, and what was expected.
+    /// The input cannot be loaded or is not a congestion map: where, and what was
+    /// expected.
     #[error(transparent)]
-    NotAMap(#[from] LocatedError),
+    Input(#[from] LocatedError),
     /// A Graphviz program cannot be started.
     #[error("cannot run {}", program.display())]
     Spawn {
