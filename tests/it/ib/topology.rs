@@ -1,6 +1,6 @@
 //! Integration tests of the InfiniBand topology parsers (`orcs::ib::topology` with its
 //! four formats, `orcs::ib::node_name_map`, `orcs::ib::guid2lid`) against the sample
-//! dumps in `shared/fabrics/ib/` and `shared/fabrics/orcs/`, plus property tests:
+//! dumps in `../shared/fabrics/ib/` and `../shared/fabrics/orcs/`, plus property tests:
 //! arbitrary bytes, token soups, truncated and mutated real files never panic, and a file
 //! cut in the middle of a record line is an error at that line.
 //!
@@ -8,9 +8,9 @@
 //! `grep -c '^Ca'`, `grep -c '^\['` (links = port lines / 2) on the ibnetdiscover files, line
 //! counts of the `.lst` files (links = lines / 2), OpenSM's `guid2lid` files (port GUID →
 //! LID range), the `guids.txt` files written by the generator of the ibsim net files, and
-//! the numbers stated in `shared/fabrics/ib/PROVENANCE.md` and
-//! `shared/fabrics/orcs/PROVENANCE.md`. The sample tests are skipped, with a note, when the
-//! shared folder is missing.
+//! the numbers stated in `../shared/fabrics/ib/PROVENANCE.md` and
+//! `../shared/fabrics/orcs/PROVENANCE.md`. The sample tests are skipped, with a note, when
+//! `../shared` is missing.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -27,29 +27,11 @@ use orcs::ib::topology::{detect_topology_format, parse_topology, TopologyFormat}
 use orcs::ib::{IbTopology, NodeKind, ParseError};
 use proptest::prelude::*;
 
+use crate::support::shared;
+
 // ---------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------
-
-/// The shared InfiniBand samples folder, if present.
-fn samples() -> Option<PathBuf> {
-    let candidates = [
-        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fabrics/ib")),
-        PathBuf::from("/work/shared/fabrics/ib"),
-    ];
-    let found = candidates.into_iter().find(|p| p.is_dir());
-    if found.is_none() {
-        println!("note: shared/fabrics/ib not found; skipping the sample-file test");
-    }
-    found
-}
-
-/// The shared ORCS-format folder (next to `fabrics/ib`), if present.
-fn orcs_samples() -> Option<PathBuf> {
-    samples()
-        .map(|ib| ib.join("../orcs"))
-        .filter(|p| p.is_dir())
-}
 
 /// A sample file's bytes, gunzipped when it ends in `.gz`.
 fn read(dir: &Path, rel: &str) -> Vec<u8> {
@@ -182,7 +164,9 @@ fn guid2lid(text: &str) -> BTreeMap<u64, (u32, u32)> {
 
 #[test]
 fn x5_topofile_real_cluster() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     let (t, f) = load(&dir, "public/hpc-toolset-x5/X5.topofile");
     assert_eq!(f, TopologyFormat::Ibnetdiscover);
     // grep: 11 `^Switch`, 89 `^Ca`, 318 port lines (89 CA port lines) → 159 links.
@@ -207,7 +191,9 @@ fn x5_topofile_real_cluster() {
 
 #[test]
 fn man_page_example_2007() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     let (t, _) = load(
         &dir,
         "public/infiniband-diags-man/ibnetdiscover-example-2007.txt",
@@ -237,7 +223,9 @@ fn man_page_example_2007() {
 
 #[test]
 fn router_and_two_port_hca_in_both_formats() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     let (t, _) = load(&dir, "generated/misc/router-2porthca/ibnetdiscover.txt");
     assert_eq!(counts(&t), (1, 2, 1, 4, 4));
     let lids = port_lids(&t);
@@ -273,7 +261,9 @@ fn run_dirs(dir: &Path, topo: &str) -> Vec<PathBuf> {
 
 #[test]
 fn generated_runs_ibnetdiscover_lst_and_guid2lid_agree() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     let mut checked = 0;
     for (topo, switches, cas, links) in RUNS {
         let runs = run_dirs(&dir, topo);
@@ -324,7 +314,9 @@ fn generated_runs_ibnetdiscover_lst_and_guid2lid_agree() {
 
 #[test]
 fn show_progress_lines_give_the_same_topology() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     let (plain, _) = load(&dir, "generated/ft-4ary2/minhop/ibnetdiscover.txt");
     let (noisy, f) = load(&dir, "generated/ft-4ary2/minhop/ibnetdiscover-s.txt");
     assert_eq!(f, TopologyFormat::Ibnetdiscover);
@@ -336,7 +328,9 @@ fn show_progress_lines_give_the_same_topology() {
 
 #[test]
 fn option_variants_and_node_name_map() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     let base = "generated/misc/nnm-and-list-options";
     let (m, _) = load(&dir, &format!("{base}/ibnetdiscover-m.txt"));
     assert_eq!(counts(&m), (8, 16, 0, 32, 16));
@@ -375,7 +369,9 @@ fn option_variants_and_node_name_map() {
 
 #[test]
 fn real_subnet_lst() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     let (t, f) = load(&dir, "public/ibutils-ibdm-clusters/subnet.lst");
     assert_eq!(f, TopologyFormat::Lst);
     // PROVENANCE.md: 344 lines, 172 links, 62 switches, 3 CAs (one `CA-SM`).
@@ -396,7 +392,9 @@ fn real_subnet_lst() {
 /// fails cleanly) and detection from the first 4 KiB agrees with the parser's choice.
 #[test]
 fn every_topology_sample() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     let mut files = Vec::new();
     let mut stack = vec![dir.clone()];
     while let Some(d) = stack.pop() {
@@ -478,7 +476,9 @@ fn port_guids(t: &IbTopology) -> BTreeMap<(u64, u32), Option<u64>> {
 /// `H-0000000000100003` for Hca2 and `H-0000000000100009` for Hca4 of `net.2sw2path4hca`).
 #[test]
 fn ibsim_net_examples() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     // (file, switches, CAs, routers, links, cabled CA ports), counted by hand.
     let cases = [
         ("net", 2, 2, 0, 4, 2),
@@ -546,7 +546,9 @@ fn guids_txt(text: &str) -> BTreeMap<String, (u64, u64)> {
 /// run's `guids.txt` (node and port GUID per name).
 #[test]
 fn generated_nets_get_ibsims_guids() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     for (topo, switches, cas, links) in RUNS {
         let (t, f) = load(&dir, &format!("generated/{topo}/net"));
         assert_eq!(f, TopologyFormat::IbsimNet, "{topo}");
@@ -577,7 +579,9 @@ fn generated_nets_get_ibsims_guids() {
 /// links), and the run's `guid2lid` supplies exactly the LIDs `ibnetdiscover` shows.
 #[test]
 fn generated_runs_net_file_equals_ibnetdiscover() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     let mut checked = 0;
     let mut compare = |net_rel: &str, run: &Path| {
         let rel = |f: &str| {
@@ -631,7 +635,9 @@ fn generated_runs_net_file_equals_ibnetdiscover() {
 /// = 2 × links).
 #[test]
 fn orcs_net_files() {
-    let Some(orcs) = orcs_samples() else { return };
+    let Some(orcs) = shared("fabrics/orcs") else {
+        return;
+    };
     for (net, ibn) in [
         ("ft4-2/ft4-2.net", "ft4-2/ibnetdiscover.txt"),
         ("ft8-3/ft8-3.net", "ft8-3/ibnetdiscover.txt.gz"),
@@ -670,7 +676,9 @@ fn orcs_net_files() {
 /// the same cabling as the ibsim input the dot file was routed on.
 #[test]
 fn written_net_file_round_trip() {
-    let Some(orcs) = orcs_samples() else { return };
+    let Some(orcs) = shared("fabrics/orcs") else {
+        return;
+    };
     let path = orcs.join("ft4-2/ft4-2.ftree.orcs.dot");
     let loaded =
         orcs::fabric::load_routed_fabric(path.to_str().unwrap(), Default::default()).unwrap();
@@ -704,7 +712,9 @@ fn written_net_file_round_trip() {
 /// the ibnetdiscover parser reads, LIDs aside.
 #[test]
 fn ibnetdiscover_output_read_as_a_net_file() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     for rel in [
         "public/hpc-toolset-x5/X5.topofile",
         "public/infiniband-diags-man/ibnetdiscover-example-2007.txt",
@@ -727,7 +737,9 @@ fn ibnetdiscover_output_read_as_a_net_file() {
 /// node GUIDs derived from port GUIDs), links, switch LIDs and CA port base LIDs.
 #[test]
 fn ports_reports_equal_ibnetdiscover() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     // (report, ibnetdiscover output, switches, CAs, routers, links, cabled CA ports)
     let cases = [
         ("generated/ft-4ary2/minhop", 8, 16, 0, 32, 16),
@@ -762,7 +774,9 @@ fn ports_reports_equal_ibnetdiscover() {
 /// reads (one per switch and CA port), in file order.
 #[test]
 fn guid2lid_files() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     let mut files = 0;
     let mut runs: Vec<(PathBuf, usize)> = Vec::new();
     for (topo, switches, cas, _) in RUNS {
@@ -883,7 +897,7 @@ fn corpus() -> &'static [Vec<u8>] {
             LST.as_bytes().to_vec(),
             PORTS.as_bytes().to_vec(),
         ];
-        if let Some(dir) = samples() {
+        if let Some(dir) = shared("fabrics/ib") {
             for rel in [
                 "public/hpc-toolset-x5/X5.topofile",
                 "public/infiniband-diags-man/ibnetdiscover-example-2007.txt",
@@ -912,7 +926,7 @@ fn all_texts() -> &'static [Vec<u8>] {
         let mut v = corpus().to_vec();
         v.push(NET.as_bytes().to_vec());
         v.push(b"0x0000000000100004 0x0001 0x0001\n\n0x0000000000200000 0x0002 0x0002\n".to_vec());
-        if let Some(dir) = samples() {
+        if let Some(dir) = shared("fabrics/ib") {
             for rel in [
                 "public/ibsim-net-examples/net.2sw2path4hca2port",
                 "generated/ft-2ary3/net",
