@@ -1074,6 +1074,71 @@ proptest! {
         parse_everything(parts.concat().as_bytes());
     }
 
+    /// A one-byte edit of a record line of a consistent file never changes the cabling
+    /// silently: either the parse fails, or it gives the same node GUIDs and GUID-level
+    /// links (an edit to a description, a LID or a link rate cannot be cross-checked and
+    /// is accepted).
+    #[test]
+    fn one_byte_edit_never_changes_the_cabling_silently(
+        which in 0usize..3,
+        line_pick in any::<proptest::sample::Index>(),
+        pos_pick in any::<proptest::sample::Index>(),
+        byte in proptest::sample::select(&b"0123456789abcdefx[]{}()\"#: \tSHRC-"[..]),
+    ) {
+        let text = [IBN, LST, PORTS][which].as_bytes();
+        let original = parse_topology(text).unwrap().0;
+        let lines = record_lines(text);
+        let (line, start, cuts) = lines[line_pick.index(lines.len())].clone();
+        let i = start + pos_pick.index(cuts.end + 1);
+        let mut bytes = text.to_vec();
+        prop_assume!(bytes[i] != byte);
+        bytes[i] = byte;
+        if let Ok((t, _)) = parse_topology(&bytes[..]) {
+            check_invariants(&t);
+            let guids = |t: &IbTopology| t.nodes.iter().map(|n| n.guid).collect::<Vec<_>>();
+            prop_assert_eq!(guids(&t), guids(&original), "line {}", line);
+            prop_assert_eq!(guid_links(&t), guid_links(&original), "line {}", line);
+        }
+    }
+
+    /// Changing one character of a port number, a node id or a port GUID on a record
+    /// line (to another character of the same kind) is always an error: every such field
+    /// is cross-checked against the other end of the link or the node's record.
+    #[test]
+    fn one_byte_edit_of_a_port_or_guid_is_an_error(
+        which in 0usize..3,
+        field_pick in any::<proptest::sample::Index>(),
+        repl_pick in any::<proptest::sample::Index>(),
+    ) {
+        let text = [IBN, LST, PORTS][which].as_bytes();
+        let fields = structural_bytes(text);
+        let (i, class) = fields[field_pick.index(fields.len())];
+        let choices: Vec<u8> = class.iter().copied().filter(|&b| b != text[i]).collect();
+        let mut bytes = text.to_vec();
+        bytes[i] = choices[repl_pick.index(choices.len())];
+        let result = parse_topology(&bytes[..]);
+        prop_assert!(
+            result.is_err(),
+            "byte {} ({:?} → {:?}) was accepted",
+            i,
+            char::from(text[i]),
+            char::from(bytes[i])
+        );
+    }
+}
+
+/// 1024 cases of a property over [`corpus`] or [`all_texts`], whose real samples come
+/// from `../shared/fabrics/ib`: asks [`shared`] as the property starts, so that running on
+/// the built-in texts alone is a visible note (or a failure under `ORCS_REQUIRE_SHARED=1`).
+#[track_caller]
+fn with_samples() -> ProptestConfig {
+    let _ = shared("fabrics/ib");
+    ProptestConfig::with_cases(1024)
+}
+
+proptest! {
+    #![proptest_config(with_samples())]
+
     /// Real files cut at any byte never panic (and successes are well-formed).
     #[test]
     fn truncation_anywhere_never_panics(
@@ -1128,58 +1193,6 @@ proptest! {
             }
         }
         parse_everything(&bytes);
-    }
-
-    /// A one-byte edit of a record line of a consistent file never changes the cabling
-    /// silently: either the parse fails, or it gives the same node GUIDs and GUID-level
-    /// links (an edit to a description, a LID or a link rate cannot be cross-checked and
-    /// is accepted).
-    #[test]
-    fn one_byte_edit_never_changes_the_cabling_silently(
-        which in 0usize..3,
-        line_pick in any::<proptest::sample::Index>(),
-        pos_pick in any::<proptest::sample::Index>(),
-        byte in proptest::sample::select(&b"0123456789abcdefx[]{}()\"#: \tSHRC-"[..]),
-    ) {
-        let text = [IBN, LST, PORTS][which].as_bytes();
-        let original = parse_topology(text).unwrap().0;
-        let lines = record_lines(text);
-        let (line, start, cuts) = lines[line_pick.index(lines.len())].clone();
-        let i = start + pos_pick.index(cuts.end + 1);
-        let mut bytes = text.to_vec();
-        prop_assume!(bytes[i] != byte);
-        bytes[i] = byte;
-        if let Ok((t, _)) = parse_topology(&bytes[..]) {
-            check_invariants(&t);
-            let guids = |t: &IbTopology| t.nodes.iter().map(|n| n.guid).collect::<Vec<_>>();
-            prop_assert_eq!(guids(&t), guids(&original), "line {}", line);
-            prop_assert_eq!(guid_links(&t), guid_links(&original), "line {}", line);
-        }
-    }
-
-    /// Changing one character of a port number, a node id or a port GUID on a record
-    /// line (to another character of the same kind) is always an error: every such field
-    /// is cross-checked against the other end of the link or the node's record.
-    #[test]
-    fn one_byte_edit_of_a_port_or_guid_is_an_error(
-        which in 0usize..3,
-        field_pick in any::<proptest::sample::Index>(),
-        repl_pick in any::<proptest::sample::Index>(),
-    ) {
-        let text = [IBN, LST, PORTS][which].as_bytes();
-        let fields = structural_bytes(text);
-        let (i, class) = fields[field_pick.index(fields.len())];
-        let choices: Vec<u8> = class.iter().copied().filter(|&b| b != text[i]).collect();
-        let mut bytes = text.to_vec();
-        bytes[i] = choices[repl_pick.index(choices.len())];
-        let result = parse_topology(&bytes[..]);
-        prop_assert!(
-            result.is_err(),
-            "byte {} ({:?} → {:?}) was accepted",
-            i,
-            char::from(text[i]),
-            char::from(bytes[i])
-        );
     }
 }
 
