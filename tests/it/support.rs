@@ -121,9 +121,17 @@ pub fn repo(path: &str) -> String {
     format!("{}/{}", env!("CARGO_MANIFEST_DIR"), path)
 }
 
-/// Says on the terminal, past the test harness's capture, that a test skipped a part.
+/// Says on the terminal, past the test harness's capture, that a test skipped a part:
+/// the test's name (the harness names each test's thread after it), `what` (where) and
+/// `why`. Writing to the stderr handle itself, not through `eprintln!`, is what gets
+/// past the capture, so a skip is seen in the default `cargo test` output.
 pub fn note_skip(what: &str, why: &str) {
-    let _ = writeln!(std::io::stderr(), "skipped: {what}: {why}");
+    let thread = std::thread::current();
+    let test = thread.name().filter(|name| *name != "main");
+    let _ = match test {
+        Some(test) => writeln!(std::io::stderr(), "skipped: {test} ({what}): {why}"),
+        None => writeln!(std::io::stderr(), "skipped: {what}: {why}"),
+    };
 }
 
 /// `path` inside `../shared/` beside the repository, which holds the specifications,
@@ -181,6 +189,46 @@ pub fn tools_present(programs: &[&str], require: &str) -> bool {
         &format!("{} not installed", missing.join(", ")),
     );
     false
+}
+
+/// The first of `alternatives` (names of one program, such as `chromium` and
+/// `google-chrome`) found by [`find_program`]. When none is, the caller skips with a
+/// visible note, unless the environment variable `require` is set, then it fails.
+#[track_caller]
+pub fn any_program(alternatives: &[&str], require: &str) -> Option<PathBuf> {
+    if let Some(found) = alternatives.iter().find_map(|name| find_program(name)) {
+        return Some(found);
+    }
+    let caller = std::panic::Location::caller();
+    assert!(
+        std::env::var_os(require).is_none(),
+        "{require} is set but none of {} is installed (needed at {caller})",
+        alternatives.join(", ")
+    );
+    note_skip(
+        &format!("{}:{}", caller.file(), caller.line()),
+        &format!("none of {} is installed", alternatives.join(", ")),
+    );
+    None
+}
+
+/// True when ibsim, OpenSM and infiniband-diags are installed (the live OpenSM oracles,
+/// through tools/opensm-route); see [`tools_present`] for the skip, and
+/// `ORCS_REQUIRE_OPENSM` (CI sets it) to fail instead.
+#[track_caller]
+pub fn opensm_tools_present() -> bool {
+    tools_present(
+        &["ibsim", "opensm", "ibnetdiscover", "ibroute"],
+        "ORCS_REQUIRE_OPENSM",
+    )
+}
+
+/// True when Graphviz's `dot` and `neato` are installed (`orcs map` runs one of them,
+/// by the map's layout); see [`tools_present`] for the skip, and
+/// `ORCS_REQUIRE_GRAPHVIZ` (CI sets it) to fail instead.
+#[track_caller]
+pub fn graphviz_present() -> bool {
+    tools_present(&["dot", "neato"], "ORCS_REQUIRE_GRAPHVIZ")
 }
 
 /// The full path of `program` on the PATH, or in /usr/sbin and /sbin.

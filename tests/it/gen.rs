@@ -2,8 +2,7 @@
 //! structural invariants of every generator, route checks, shift permutations, spec
 //! parsing and Jellyfish reproducibility.
 
-mod common;
-use common::opensm_tools_present;
+use crate::support::{opensm_tools_present, repo, shared};
 
 use orcs::fabric::{guid_from_host_name, load_routed_fabric, Fabric, LoadOptions, NONE};
 use orcs::gen::topology::{
@@ -15,25 +14,10 @@ use orcs::routing::deadlock::check_deadlock;
 use orcs::routing::structured::{dmodk, dor, smodk, RouteError};
 use orcs::routing::{check_routes, ForwardingTable};
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::path::PathBuf;
 
 // ---------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------
-
-/// `../shared`, or `None` (with a note) when this checkout has no shared folder.
-fn shared() -> Option<PathBuf> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    if path.join("fabrics/orcs").is_dir() {
-        Some(path)
-    } else {
-        eprintln!(
-            "note: {} is missing; skipping the OpenSM oracle",
-            path.display()
-        );
-        None
-    }
-}
 
 fn all_hosts(f: &Fabric) -> Vec<u32> {
     (0..f.num_hosts() as u32).collect()
@@ -302,8 +286,9 @@ fn minimal(g: &Generated) -> impl Fn(u32, u32, &[u32]) -> u32 + '_ {
 
 /// Compares `kary_ntree(k, n)` + `dmodk` with the ORCS dot OpenSM's ftree produced.
 fn oracle(k: u32, n: u32, file: &str) {
-    let Some(shared) = shared() else { return };
-    let path = shared.join("fabrics/orcs").join(file);
+    let Some(path) = shared(&format!("fabrics/orcs/{file}")) else {
+        return;
+    };
     let reference = load_routed_fabric(path.to_str().unwrap(), LoadOptions::default())
         .unwrap_or_else(|e| panic!("{e}"));
     let (rf, rt) = (&reference.fabric, &reference.table);
@@ -484,14 +469,12 @@ fn dmodk_matches_live_opensm_ftree() {
         orcs::fabric::write::write_ibsim_net(&mut file, f).unwrap();
         drop(file);
         let out = dir.path().join(spec.replace([':', ',', '='], "_"));
-        let result = std::process::Command::new(
-            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/opensm-route"),
-        )
-        .args(["-R", "ftree"])
-        .arg(&net)
-        .arg(&out)
-        .output()
-        .expect("run tools/opensm-route");
+        let result = std::process::Command::new(repo("tools/opensm-route"))
+            .args(["-R", "ftree"])
+            .arg(&net)
+            .arg(&out)
+            .output()
+            .expect("run tools/opensm-route");
         assert!(
             result.status.success(),
             "{spec}: opensm-route failed:\n{}{}",

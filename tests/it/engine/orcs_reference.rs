@@ -1,8 +1,7 @@
 //! Agreement with the original ORCS (reference results in ../shared/reference/orcs/).
 //! Deterministic set-ups must match the text exactly; random ones statistically.
 
-mod common;
-use common::*;
+use crate::support::*;
 
 fn det(fabric: &str, extra: &[&str]) -> Run {
     let mut args = vec![
@@ -89,10 +88,10 @@ fn ft8_3_deterministic_outputs() {
 
 #[test]
 fn ft8_3_minhop_and_dfsssp_deterministic_outputs() {
-    let Some(minhop) = shared("fabrics/orcs/ft8-3/ft8-3.minhop.orcs.dot.gz") else {
+    let Some(minhop) = shared_str("fabrics/orcs/ft8-3/ft8-3.minhop.orcs.dot.gz") else {
         return;
     };
-    let Some(dfsssp) = shared("fabrics/orcs/ft8-3/ft8-3.dfsssp.orcs.dot.gz") else {
+    let Some(dfsssp) = shared_str("fabrics/orcs/ft8-3/ft8-3.dfsssp.orcs.dot.gz") else {
         return;
     };
     let expect = [
@@ -264,10 +263,10 @@ fn random_mappings_agree_with_orcs_statistically() {
         let run = orcs(&all).ok();
         assert_mean_agrees(&run, mean, sd, n);
     }
-    let Some(minhop) = shared("fabrics/orcs/ft8-3/ft8-3.minhop.orcs.dot.gz") else {
+    let Some(minhop) = shared_str("fabrics/orcs/ft8-3/ft8-3.minhop.orcs.dot.gz") else {
         return;
     };
-    let Some(dfsssp) = shared("fabrics/orcs/ft8-3/ft8-3.dfsssp.orcs.dot.gz") else {
+    let Some(dfsssp) = shared_str("fabrics/orcs/ft8-3/ft8-3.dfsssp.orcs.dot.gz") else {
         return;
     };
     for (fabric, mean, sd) in [(&minhop, 0.2917, 0.0177), (&dfsssp, 0.6416, 0.0193)] {
@@ -380,7 +379,7 @@ fn routequal_matches_orcs() {
 fn gng_fabric_routes_like_the_orcs_dot() {
     // Same OpenSM tables with GUID names: identical deterministic results and the
     // switch ids inside comments are ignored with one warning.
-    let Some(gng) = shared("fabrics/orcs/ft4-2/ft4-2.ftree.gng.dot") else {
+    let Some(gng) = shared_str("fabrics/orcs/ft4-2/ft4-2.ftree.gng.dot") else {
         return;
     };
     let run = orcs(&["-i", &gng, "--routequal"]).ok();
@@ -409,10 +408,10 @@ fn larger_fat_trees_agree_with_orcs() {
         "--seed",
         "31",
     ];
-    let Some(ft12) = shared("fabrics/orcs/ft12-3/ft12-3.ftree.orcs.dot.gz") else {
+    let Some(ft12) = shared_str("fabrics/orcs/ft12-3/ft12-3.ftree.orcs.dot.gz") else {
         return;
     };
-    let Some(ft16) = shared("fabrics/orcs/ft16-3/ft16-3.ftree.orcs.dot.gz") else {
+    let Some(ft16) = shared_str("fabrics/orcs/ft16-3/ft16-3.ftree.orcs.dot.gz") else {
         return;
     };
     let cases: [(&str, &str, &str, f64, f64, f64); 4] = [

@@ -3,8 +3,7 @@
 //! Pollaczek–Khinchine formula within 99 % confidence intervals), switch counts measured
 //! on bundled fabrics, and the command line around it.
 
-mod common;
-use common::*;
+use crate::support::*;
 
 use orcs::queueing::des::{self, DesConfig};
 use orcs::queueing::hops::{fat_tree_switches, linear_array_switches};

@@ -1,8 +1,7 @@
 //! `orcs scan`: cells equal single runs, a scan killed at random points and resumed
 //! equals an uninterrupted one, shards merge into the whole, damaged files are caught.
 
-mod common;
-use common::*;
+use crate::support::*;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -1,6 +1,6 @@
 //! Integration tests of the InfiniBand topology parsers (`orcs::ib::topology` with its
 //! four formats, `orcs::ib::node_name_map`, `orcs::ib::guid2lid`) against the sample
-//! dumps in `shared/fabrics/ib/` and `shared/fabrics/orcs/`, plus property tests:
+//! dumps in `../shared/fabrics/ib/` and `../shared/fabrics/orcs/`, plus property tests:
 //! arbitrary bytes, token soups, truncated and mutated real files never panic, and a file
 //! cut in the middle of a record line is an error at that line.
 //!
@@ -8,9 +8,9 @@
 //! `grep -c '^Ca'`, `grep -c '^\['` (links = port lines / 2) on the ibnetdiscover files, line
 //! counts of the `.lst` files (links = lines / 2), OpenSM's `guid2lid` files (port GUID →
 //! LID range), the `guids.txt` files written by the generator of the ibsim net files, and
-//! the numbers stated in `shared/fabrics/ib/PROVENANCE.md` and
-//! `shared/fabrics/orcs/PROVENANCE.md`. The sample tests are skipped, with a note, when the
-//! shared folder is missing.
+//! the numbers stated in `../shared/fabrics/ib/PROVENANCE.md` and
+//! `../shared/fabrics/orcs/PROVENANCE.md`. The sample tests are skipped, with a note, when
+//! `../shared` is missing.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -28,29 +28,11 @@ use orcs::ib::topology::{detect_topology_format, parse_topology, TopologyFormat}
 use orcs::ib::{IbTopology, NodeKind};
 use proptest::prelude::*;
 
+use crate::support::shared;
+
 // ---------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------
-
-/// The shared InfiniBand samples folder, if present.
-fn samples() -> Option<PathBuf> {
-    let candidates = [
-        PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/fabrics/ib")),
-        PathBuf::from("/work/shared/fabrics/ib"),
-    ];
-    let found = candidates.into_iter().find(|p| p.is_dir());
-    if found.is_none() {
-        println!("note: shared/fabrics/ib not found; skipping the sample-file test");
-    }
-    found
-}
-
-/// The shared ORCS-format folder (next to `fabrics/ib`), if present.
-fn orcs_samples() -> Option<PathBuf> {
-    samples()
-        .map(|ib| ib.join("../orcs"))
-        .filter(|p| p.is_dir())
-}
 
 /// A sample file's bytes, gunzipped when it ends in `.gz`.
 fn read(dir: &Path, rel: &str) -> Vec<u8> {
@@ -183,7 +165,9 @@ fn guid2lid(text: &str) -> BTreeMap<u64, (u32, u32)> {
 
 #[test]
 fn x5_topofile_real_cluster() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     let (t, f) = load(&dir, "public/hpc-toolset-x5/X5.topofile");
     assert_eq!(f, TopologyFormat::Ibnetdiscover);
     // grep: 11 `^Switch`, 89 `^Ca`, 318 port lines (89 CA port lines) → 159 links.
@@ -208,7 +192,9 @@ fn x5_topofile_real_cluster() {
 
 #[test]
 fn man_page_example_2007() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     let (t, _) = load(
         &dir,
         "public/infiniband-diags-man/ibnetdiscover-example-2007.txt",
@@ -238,7 +224,9 @@ fn man_page_example_2007() {
 
 #[test]
 fn router_and_two_port_hca_in_both_formats() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     let (t, _) = load(&dir, "generated/misc/router-2porthca/ibnetdiscover.txt");
     assert_eq!(counts(&t), (1, 2, 1, 4, 4));
     let lids = port_lids(&t);
@@ -274,7 +262,9 @@ fn run_dirs(dir: &Path, topo: &str) -> Vec<PathBuf> {
 
 #[test]
 fn generated_runs_ibnetdiscover_lst_and_guid2lid_agree() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     let mut checked = 0;
     for (topo, switches, cas, links) in RUNS {
         let runs = run_dirs(&dir, topo);
@@ -325,7 +315,9 @@ fn generated_runs_ibnetdiscover_lst_and_guid2lid_agree() {
 
 #[test]
 fn show_progress_lines_give_the_same_topology() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     let (plain, _) = load(&dir, "generated/ft-4ary2/minhop/ibnetdiscover.txt");
     let (noisy, f) = load(&dir, "generated/ft-4ary2/minhop/ibnetdiscover-s.txt");
     assert_eq!(f, TopologyFormat::Ibnetdiscover);
@@ -337,7 +329,9 @@ fn show_progress_lines_give_the_same_topology() {
 
 #[test]
 fn option_variants_and_node_name_map() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     let base = "generated/misc/nnm-and-list-options";
     let (m, _) = load(&dir, &format!("{base}/ibnetdiscover-m.txt"));
     assert_eq!(counts(&m), (8, 16, 0, 32, 16));
@@ -376,7 +370,9 @@ fn option_variants_and_node_name_map() {
 
 #[test]
 fn real_subnet_lst() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     let (t, f) = load(&dir, "public/ibutils-ibdm-clusters/subnet.lst");
     assert_eq!(f, TopologyFormat::Lst);
     // PROVENANCE.md: 344 lines, 172 links, 62 switches, 3 CAs (one `CA-SM`).
@@ -397,7 +393,9 @@ fn real_subnet_lst() {
 /// fails cleanly) and detection from the first 4 KiB agrees with the parser's choice.
 #[test]
 fn every_topology_sample() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     let mut files = Vec::new();
     let mut stack = vec![dir.clone()];
     while let Some(d) = stack.pop() {
@@ -479,7 +477,9 @@ fn port_guids(t: &IbTopology) -> BTreeMap<(u64, u32), Option<u64>> {
 /// `H-0000000000100003` for Hca2 and `H-0000000000100009` for Hca4 of `net.2sw2path4hca`).
 #[test]
 fn ibsim_net_examples() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     // (file, switches, CAs, routers, links, cabled CA ports), counted by hand.
     let cases = [
         ("net", 2, 2, 0, 4, 2),
@@ -547,7 +547,9 @@ fn guids_txt(text: &str) -> BTreeMap<String, (u64, u64)> {
 /// run's `guids.txt` (node and port GUID per name).
 #[test]
 fn generated_nets_get_ibsims_guids() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     for (topo, switches, cas, links) in RUNS {
         let (t, f) = load(&dir, &format!("generated/{topo}/net"));
         assert_eq!(f, TopologyFormat::IbsimNet, "{topo}");
@@ -578,7 +580,9 @@ fn generated_nets_get_ibsims_guids() {
 /// links), and the run's `guid2lid` supplies exactly the LIDs `ibnetdiscover` shows.
 #[test]
 fn generated_runs_net_file_equals_ibnetdiscover() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     let mut checked = 0;
     let mut compare = |net_rel: &str, run: &Path| {
         let rel = |f: &str| {
@@ -632,7 +636,9 @@ fn generated_runs_net_file_equals_ibnetdiscover() {
 /// = 2 × links).
 #[test]
 fn orcs_net_files() {
-    let Some(orcs) = orcs_samples() else { return };
+    let Some(orcs) = shared("fabrics/orcs") else {
+        return;
+    };
     for (net, ibn) in [
         ("ft4-2/ft4-2.net", "ft4-2/ibnetdiscover.txt"),
         ("ft8-3/ft8-3.net", "ft8-3/ibnetdiscover.txt.gz"),
@@ -671,7 +677,9 @@ fn orcs_net_files() {
 /// the same cabling as the ibsim input the dot file was routed on.
 #[test]
 fn written_net_file_round_trip() {
-    let Some(orcs) = orcs_samples() else { return };
+    let Some(orcs) = shared("fabrics/orcs") else {
+        return;
+    };
     let path = orcs.join("ft4-2/ft4-2.ftree.orcs.dot");
     let loaded =
         orcs::fabric::load_routed_fabric(path.to_str().unwrap(), Default::default()).unwrap();
@@ -705,7 +713,9 @@ fn written_net_file_round_trip() {
 /// the ibnetdiscover parser reads, LIDs aside.
 #[test]
 fn ibnetdiscover_output_read_as_a_net_file() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     for rel in [
         "public/hpc-toolset-x5/X5.topofile",
         "public/infiniband-diags-man/ibnetdiscover-example-2007.txt",
@@ -728,7 +738,9 @@ fn ibnetdiscover_output_read_as_a_net_file() {
 /// node GUIDs derived from port GUIDs), links, switch LIDs and CA port base LIDs.
 #[test]
 fn ports_reports_equal_ibnetdiscover() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     // (report, ibnetdiscover output, switches, CAs, routers, links, cabled CA ports)
     let cases = [
         ("generated/ft-4ary2/minhop", 8, 16, 0, 32, 16),
@@ -763,7 +775,9 @@ fn ports_reports_equal_ibnetdiscover() {
 /// reads (one per switch and CA port), in file order.
 #[test]
 fn guid2lid_files() {
-    let Some(dir) = samples() else { return };
+    let Some(dir) = shared("fabrics/ib") else {
+        return;
+    };
     let mut files = 0;
     let mut runs: Vec<(PathBuf, usize)> = Vec::new();
     for (topo, switches, cas, _) in RUNS {
@@ -884,7 +898,7 @@ fn corpus() -> &'static [Vec<u8>] {
             LST.as_bytes().to_vec(),
             PORTS.as_bytes().to_vec(),
         ];
-        if let Some(dir) = samples() {
+        if let Some(dir) = shared("fabrics/ib") {
             for rel in [
                 "public/hpc-toolset-x5/X5.topofile",
                 "public/infiniband-diags-man/ibnetdiscover-example-2007.txt",
@@ -913,7 +927,7 @@ fn all_texts() -> &'static [Vec<u8>] {
         let mut v = corpus().to_vec();
         v.push(NET.as_bytes().to_vec());
         v.push(b"0x0000000000100004 0x0001 0x0001\n\n0x0000000000200000 0x0002 0x0002\n".to_vec());
-        if let Some(dir) = samples() {
+        if let Some(dir) = shared("fabrics/ib") {
             for rel in [
                 "public/ibsim-net-examples/net.2sw2path4hca2port",
                 "generated/ft-2ary3/net",
@@ -1061,6 +1075,71 @@ proptest! {
         parse_everything(parts.concat().as_bytes());
     }
 
+    /// A one-byte edit of a record line of a consistent file never changes the cabling
+    /// silently: either the parse fails, or it gives the same node GUIDs and GUID-level
+    /// links (an edit to a description, a LID or a link rate cannot be cross-checked and
+    /// is accepted).
+    #[test]
+    fn one_byte_edit_never_changes_the_cabling_silently(
+        which in 0usize..3,
+        line_pick in any::<proptest::sample::Index>(),
+        pos_pick in any::<proptest::sample::Index>(),
+        byte in proptest::sample::select(&b"0123456789abcdefx[]{}()\"#: \tSHRC-"[..]),
+    ) {
+        let text = [IBN, LST, PORTS][which].as_bytes();
+        let original = parse_topology(text).unwrap().0;
+        let lines = record_lines(text);
+        let (line, start, cuts) = lines[line_pick.index(lines.len())].clone();
+        let i = start + pos_pick.index(cuts.end + 1);
+        let mut bytes = text.to_vec();
+        prop_assume!(bytes[i] != byte);
+        bytes[i] = byte;
+        if let Ok((t, _)) = parse_topology(&bytes[..]) {
+            check_invariants(&t);
+            let guids = |t: &IbTopology| t.nodes.iter().map(|n| n.guid).collect::<Vec<_>>();
+            prop_assert_eq!(guids(&t), guids(&original), "line {}", line);
+            prop_assert_eq!(guid_links(&t), guid_links(&original), "line {}", line);
+        }
+    }
+
+    /// Changing one character of a port number, a node id or a port GUID on a record
+    /// line (to another character of the same kind) is always an error: every such field
+    /// is cross-checked against the other end of the link or the node's record.
+    #[test]
+    fn one_byte_edit_of_a_port_or_guid_is_an_error(
+        which in 0usize..3,
+        field_pick in any::<proptest::sample::Index>(),
+        repl_pick in any::<proptest::sample::Index>(),
+    ) {
+        let text = [IBN, LST, PORTS][which].as_bytes();
+        let fields = structural_bytes(text);
+        let (i, class) = fields[field_pick.index(fields.len())];
+        let choices: Vec<u8> = class.iter().copied().filter(|&b| b != text[i]).collect();
+        let mut bytes = text.to_vec();
+        bytes[i] = choices[repl_pick.index(choices.len())];
+        let result = parse_topology(&bytes[..]);
+        prop_assert!(
+            result.is_err(),
+            "byte {} ({:?} → {:?}) was accepted",
+            i,
+            char::from(text[i]),
+            char::from(bytes[i])
+        );
+    }
+}
+
+/// 1024 cases of a property over [`corpus`] or [`all_texts`], whose real samples come
+/// from `../shared/fabrics/ib`: asks [`shared`] as the property starts, so that running on
+/// the built-in texts alone is a visible note (or a failure under `ORCS_REQUIRE_SHARED=1`).
+#[track_caller]
+fn with_samples() -> ProptestConfig {
+    let _ = shared("fabrics/ib");
+    ProptestConfig::with_cases(1024)
+}
+
+proptest! {
+    #![proptest_config(with_samples())]
+
     /// Real files cut at any byte never panic (and successes are well-formed).
     #[test]
     fn truncation_anywhere_never_panics(
@@ -1115,58 +1194,6 @@ proptest! {
             }
         }
         parse_everything(&bytes);
-    }
-
-    /// A one-byte edit of a record line of a consistent file never changes the cabling
-    /// silently: either the parse fails, or it gives the same node GUIDs and GUID-level
-    /// links (an edit to a description, a LID or a link rate cannot be cross-checked and
-    /// is accepted).
-    #[test]
-    fn one_byte_edit_never_changes_the_cabling_silently(
-        which in 0usize..3,
-        line_pick in any::<proptest::sample::Index>(),
-        pos_pick in any::<proptest::sample::Index>(),
-        byte in proptest::sample::select(&b"0123456789abcdefx[]{}()\"#: \tSHRC-"[..]),
-    ) {
-        let text = [IBN, LST, PORTS][which].as_bytes();
-        let original = parse_topology(text).unwrap().0;
-        let lines = record_lines(text);
-        let (line, start, cuts) = lines[line_pick.index(lines.len())].clone();
-        let i = start + pos_pick.index(cuts.end + 1);
-        let mut bytes = text.to_vec();
-        prop_assume!(bytes[i] != byte);
-        bytes[i] = byte;
-        if let Ok((t, _)) = parse_topology(&bytes[..]) {
-            check_invariants(&t);
-            let guids = |t: &IbTopology| t.nodes.iter().map(|n| n.guid).collect::<Vec<_>>();
-            prop_assert_eq!(guids(&t), guids(&original), "line {}", line);
-            prop_assert_eq!(guid_links(&t), guid_links(&original), "line {}", line);
-        }
-    }
-
-    /// Changing one character of a port number, a node id or a port GUID on a record
-    /// line (to another character of the same kind) is always an error: every such field
-    /// is cross-checked against the other end of the link or the node's record.
-    #[test]
-    fn one_byte_edit_of_a_port_or_guid_is_an_error(
-        which in 0usize..3,
-        field_pick in any::<proptest::sample::Index>(),
-        repl_pick in any::<proptest::sample::Index>(),
-    ) {
-        let text = [IBN, LST, PORTS][which].as_bytes();
-        let fields = structural_bytes(text);
-        let (i, class) = fields[field_pick.index(fields.len())];
-        let choices: Vec<u8> = class.iter().copied().filter(|&b| b != text[i]).collect();
-        let mut bytes = text.to_vec();
-        bytes[i] = choices[repl_pick.index(choices.len())];
-        let result = parse_topology(&bytes[..]);
-        prop_assert!(
-            result.is_err(),
-            "byte {} ({:?} → {:?}) was accepted",
-            i,
-            char::from(text[i]),
-            char::from(bytes[i])
-        );
     }
 }
 

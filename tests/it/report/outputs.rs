@@ -1,8 +1,9 @@
 //! Machine-readable outputs and pictures: JSON and CSV read back equal the in-memory
-//! results, the per-link table matches a hand computation, plots render without fonts.
+//! results, the per-link table matches a hand computation, plots render without fonts,
+//! and `orcs map` draws with Graphviz when the program its layout needs is installed
+//! and without it otherwise (tested both ways whatever the machine has, through PATH).
 
-mod common;
-use common::*;
+use crate::support::*;
 
 use orcs::engine::metric::MetricKind;
 use orcs::engine::stream::{stream_rng, Stream};
@@ -479,35 +480,6 @@ fn maps_from_json_and_from_the_dot_map_agree() {
         assert!(svg.contains("1.000"), "top label missing");
         assert!(svg.to_uppercase().contains(&red), "no cable drawn in {red}");
     }
-    // Graphviz, when installed, lays out the same map (the label and colors survive).
-    let has_dot = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
-        .any(|d| d.join("dot").is_file());
-    if has_dot {
-        let out = dir.path().join("gv.svg");
-        orcs(&[
-            "map",
-            json.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--renderer",
-            "graphviz",
-            "--top",
-            "1",
-        ])
-        .ok();
-        let svg = std::fs::read_to_string(&out).unwrap();
-        assert!(svg.contains("<svg") && svg.contains("1.000"), "{svg}");
-    } else {
-        orcs(&[
-            "map",
-            json.to_str().unwrap(),
-            "-o",
-            "x.svg",
-            "--renderer",
-            "graphviz",
-        ])
-        .fails_with(1, &["Graphviz's `dot` is not installed"]);
-    }
     // Bad inputs are named.
     let text = dir.path().join("table.txt");
     let mut c = args.to_vec();
@@ -544,4 +516,144 @@ fn maps_from_json_and_from_the_dot_map_agree() {
     orcs(&["map", other.to_str().unwrap(), "-o", "x.svg"])
         .fails_with(1, &["no per-link congestion", "--metric get_cable_cong"]);
     orcs(&["map", json.to_str().unwrap(), "-o", "x.jpg"]).fails_with(1, &[".svg or .png"]);
+}
+
+/// Congestion results for `orcs map`, written into `dir`: the two-switch fixture (both
+/// switches carry hosts: a direct network, drawn with the force layout, by Graphviz's
+/// `neato`) and the 4-ary 2-tree (hosts on the leaves, spines a level above, no link
+/// within a level: layered, by Graphviz's `dot`). Returns (two-switch, fat tree).
+fn map_inputs(dir: &std::path::Path) -> (String, String) {
+    let two = dir.join("two.json").to_str().unwrap().to_string();
+    let tree = dir.join("ft4.json").to_str().unwrap().to_string();
+    for (fabric, pattern, out) in [(TWO, "tree", &two), (FT4, "bisect", &tree)] {
+        orcs(&[
+            "-i",
+            fabric,
+            "-p",
+            pattern,
+            "-n",
+            "10",
+            "--seed",
+            "1",
+            "--metric",
+            "get_cable_cong",
+            "--format",
+            "json",
+            "-o",
+            out,
+        ])
+        .ok();
+    }
+    (two, tree)
+}
+
+/// `orcs map input -o out --renderer renderer` with `PATH` set to `path`; the bytes
+/// written, or the failed run.
+fn map_with_path(input: &str, out: &str, renderer: &str, path: &str) -> Result<Vec<u8>, Run> {
+    let mut args = vec!["map", input, "-o", out, "--top", "1"];
+    if !renderer.is_empty() {
+        args.extend(["--renderer", renderer]);
+    }
+    let run = orcs_with(&args, None, &[("PATH", path)]);
+    if run.status == Some(0) {
+        Ok(std::fs::read(out).unwrap_or_else(|e| panic!("{out}: {e}\n{}", run.describe())))
+    } else {
+        Err(run)
+    }
+}
+
+#[test]
+fn map_without_graphviz_names_the_program_the_layout_needs() {
+    // A PATH with no program at all: Graphviz is absent whatever the machine has.
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("bin");
+    std::fs::create_dir(&empty).unwrap();
+    let empty = empty.to_str().unwrap();
+    let (two, tree) = map_inputs(dir.path());
+    let out = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    for (input, program) in [(&two, "neato"), (&tree, "dot")] {
+        let run = map_with_path(input, &out("gv.svg"), "graphviz", empty)
+            .expect_err("--renderer graphviz ran without Graphviz");
+        run.fails_with(
+            1,
+            &[&format!(
+                "--renderer graphviz: Graphviz's `{program}` is not installed (Debian package graphviz)"
+            )],
+        );
+        // auto (also the default) falls back to the built-in renderer: the same bytes.
+        let builtin = map_with_path(input, &out("builtin.svg"), "builtin", empty)
+            .unwrap_or_else(|run| panic!("{}", run.describe()));
+        for renderer in ["auto", ""] {
+            let auto = map_with_path(input, &out("auto.svg"), renderer, empty)
+                .unwrap_or_else(|run| panic!("{}", run.describe()));
+            assert!(
+                auto == builtin,
+                "{input}: --renderer {renderer:?} without Graphviz is not the built-in map"
+            );
+        }
+        let svg = String::from_utf8(builtin).unwrap();
+        assert!(svg.contains("<svg") && !svg.contains("Generated by graphviz"));
+    }
+}
+
+#[test]
+fn map_with_graphviz_draws_through_the_program_the_layout_needs() {
+    if !graphviz_present() {
+        return;
+    }
+    // Folders holding one Graphviz program each: a map may use only the one it needs.
+    // (Graphviz picks the layout by the name it is run as, which a link keeps.)
+    let dir = tempfile::tempdir().unwrap();
+    let only = |program: &str| {
+        let bin = dir.path().join(format!("only-{program}"));
+        std::fs::create_dir(&bin).unwrap();
+        std::os::unix::fs::symlink(find_program(program).unwrap(), bin.join(program)).unwrap();
+        bin.to_str().unwrap().to_string()
+    };
+    let (only_dot, only_neato) = (only("dot"), only("neato"));
+    let (two, tree) = map_inputs(dir.path());
+    let out = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    // The hottest cable's color, HSV (0, 0.9, 0.9), as RGB; Graphviz may round each
+    // channel the other way.
+    let red = orcs::viz::draw::congestion_rgb(1.0);
+    let near_red = |svg: &str| {
+        svg.match_indices("stroke=\"#").any(|(at, _)| {
+            let Some(hex) = svg.get(at + 9..at + 15) else {
+                return false;
+            };
+            let channel = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).ok();
+            let rgb = [channel(0), channel(2), channel(4)];
+            rgb.iter()
+                .zip([red.0, red.1, red.2])
+                .all(|(got, want)| got.is_some_and(|got| got.abs_diff(want) <= 1))
+        })
+    };
+    for (input, program, needed, other) in [
+        (&two, "neato", &only_neato, &only_dot),
+        (&tree, "dot", &only_dot, &only_neato),
+    ] {
+        let drawn = map_with_path(input, &out("gv.svg"), "graphviz", needed)
+            .unwrap_or_else(|run| panic!("{}", run.describe()));
+        let svg = String::from_utf8(drawn.clone()).unwrap();
+        assert!(svg.contains("<!-- Generated by graphviz"), "{input}: {svg}");
+        // The title, the label of the hottest cable and its color survive.
+        assert!(svg.contains("congestion map of "), "{input}: {svg}");
+        assert!(svg.contains("1.000"), "{input}: top label missing\n{svg}");
+        assert!(near_red(&svg), "{input}: no cable in {red:?}\n{svg}");
+        // auto picks Graphviz when the program is there: the same bytes.
+        let auto = map_with_path(input, &out("auto.svg"), "auto", needed)
+            .unwrap_or_else(|run| panic!("{}", run.describe()));
+        assert!(
+            auto == drawn,
+            "{input}: --renderer auto is not Graphviz's map"
+        );
+        // The other program alone does not do.
+        map_with_path(input, &out("other.svg"), "graphviz", other)
+            .expect_err("drawn without the program the layout needs")
+            .fails_with(1, &[&format!("Graphviz's `{program}` is not installed")]);
+        // PNG too.
+        let png = map_with_path(input, &out("gv.png"), "graphviz", needed)
+            .unwrap_or_else(|run| panic!("{}", run.describe()));
+        assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "{input}: not a PNG");
+    }
 }

@@ -2,13 +2,12 @@
 //! forwarding-table layouts agree, and the result simulates exactly like the ORCS dot
 //! that ORCS's own converter made from the same dumps.
 
-mod common;
-use common::*;
+use crate::support::*;
 use std::path::{Path, PathBuf};
 
 /// Every run directory under ../shared/fabrics/ib/generated/*/*/ with the three dumps.
 fn generated_runs() -> Vec<PathBuf> {
-    let Some(root) = shared("fabrics/ib/generated") else {
+    let Some(root) = shared_str("fabrics/ib/generated") else {
         return Vec::new();
     };
     let mut runs = Vec::new();
@@ -103,7 +102,7 @@ fn every_generated_run_converts_the_same_from_each_lft_layout() {
 fn converted_dumps_simulate_like_the_orcs_dot() {
     // ../shared/fabrics/orcs/ft4-2: the ORCS dot was made by lftsdump2dot from the same
     // OpenSM run. Hosts are numbered in GUID order in both, so even random runs agree.
-    let Some(dir) = shared("fabrics/orcs/ft4-2") else {
+    let Some(dir) = shared_str("fabrics/orcs/ft4-2") else {
         return;
     };
     let dir = Path::new(&dir);
@@ -140,7 +139,7 @@ fn converted_dumps_simulate_like_the_orcs_dot() {
         }
     }
     // ft8-3 (gzip dumps), a bigger tree.
-    let Some(dir8) = shared("fabrics/orcs/ft8-3") else {
+    let Some(dir8) = shared_str("fabrics/orcs/ft8-3") else {
         return;
     };
     let dir8 = Path::new(&dir8);
@@ -189,7 +188,7 @@ fn converted_dumps_simulate_like_the_orcs_dot() {
 
 #[test]
 fn get_network_graph_wrapper_matches_convert() {
-    let Some(dir) = shared("fabrics/orcs/ft4-2") else {
+    let Some(dir) = shared_str("fabrics/orcs/ft4-2") else {
         return;
     };
     let dir = Path::new(&dir);
@@ -298,7 +297,7 @@ fn dot_written_by_convert_reads_back_identically() {
 
 #[test]
 fn broken_dumps_give_file_and_line() {
-    let Some(dir) = shared("fabrics/ib/generated/ft-4ary2/minhop") else {
+    let Some(dir) = shared_str("fabrics/ib/generated/ft-4ary2/minhop") else {
         return;
     };
     let dir = Path::new(&dir);
@@ -320,7 +319,7 @@ fn broken_dumps_give_file_and_line() {
     orcs(&["check", "-i", s(&topo), "--lft", s(&missing)])
         .fails_with(1, &["missing.dump: no forwarding table for switch"]);
     // Tables of another fabric.
-    if let Some(other) = shared("fabrics/ib/generated/ft-2ary3/minhop/opensm-lfts.dump") {
+    if let Some(other) = shared_str("fabrics/ib/generated/ft-2ary3/minhop/opensm-lfts.dump") {
         orcs(&["check", "-i", s(&topo), "--lft", &other])
             .fails_with(1, &["names no switch of the topology"]);
     }
@@ -331,7 +330,7 @@ fn broken_dumps_give_file_and_line() {
 
 #[test]
 fn lmc_paths_and_node_name_maps() {
-    let Some(run) = shared("fabrics/ib/generated/ft-4ary2/minhop-lmc2") else {
+    let Some(run) = shared_str("fabrics/ib/generated/ft-4ary2/minhop-lmc2") else {
         return;
     };
     let run = Path::new(&run);
@@ -371,10 +370,11 @@ fn lmc_paths_and_node_name_maps() {
     ])
     .ok();
     // Readable names from a node name map.
-    let Some(nnm) = shared("fabrics/ib/generated/misc/nnm-and-list-options/node-name-map") else {
+    let Some(nnm) = shared_str("fabrics/ib/generated/misc/nnm-and-list-options/node-name-map")
+    else {
         return;
     };
-    let Some(ft) = shared("fabrics/ib/generated/ft-4ary2/ftree") else {
+    let Some(ft) = shared_str("fabrics/ib/generated/ft-4ary2/ftree") else {
         return;
     };
     let ft = Path::new(&ft);

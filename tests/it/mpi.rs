@@ -1,11 +1,10 @@
 //! Under `mpirun` (cargo feature `mpi`), a simulation split over 2 and 3 ranks prints
 //! exactly the bytes of one process with the same seed, and a scan's records equal the
-//! one-process scan's. CI builds the feature and runs these with Open MPI.
+//! one-process scan's. The module exists with the `mpi` feature only; CI builds the
+//! feature and runs these with Open MPI: `cargo test --release --features mpi --test it
+//! mpi::`.
 
-#![cfg(feature = "mpi")]
-
-mod common;
-use common::*;
+use crate::support::*;
 use std::process::Command;
 
 /// `mpirun -n ranks orcs args…`, from the repository root.

@@ -12,9 +12,10 @@
 //!   seeded minimal random routing, clear errors for disconnected fabrics, speed on a
 //!   4096-host fat tree.
 //!
-//! Tests that need `../shared` print a note and pass when it is missing.
+//! Tests that need `../shared` print a `skipped:` note and pass when it is missing (fail
+//! under `ORCS_REQUIRE_SHARED=1`).
 
-mod common;
+use crate::support::{opensm_tools_present, repo, shared};
 
 use orcs::fabric::input::{load_input, InputSpec};
 use orcs::fabric::{Fabric, LoadedFabric, NONE};
@@ -23,23 +24,13 @@ use orcs::routing::{check_routes, ForwardingTable};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::VecDeque;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
 // ---------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------
-
-/// `../shared/fabrics/ib/generated`, or `None` (with a note) when `../shared` is missing.
-fn generated_dir() -> Option<PathBuf> {
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    if !shared.is_dir() {
-        eprintln!("note: {} is missing, skipping", shared.display());
-        return None;
-    }
-    Some(shared.join("fabrics/ib/generated"))
-}
 
 /// OpenSM's fabric and table of one run directory.
 fn load_run(run: &Path) -> LoadedFabric {
@@ -473,7 +464,9 @@ const TOPOLOGIES: [&str; 4] = ["ft-4ary2", "ft-2ary3", "ft-4ary3", "torus5x5"];
 
 #[test]
 fn minhop_reproduces_opensm_exactly() {
-    let Some(gen) = generated_dir() else { return };
+    let Some(gen) = shared("fabrics/ib/generated") else {
+        return;
+    };
     for topo in TOPOLOGIES {
         let run = gen.join(topo).join("minhop");
         let loaded = load_run(&run);
@@ -494,7 +487,9 @@ fn minhop_reproduces_opensm_exactly() {
 
 #[test]
 fn updn_reproduces_opensm_exactly() {
-    let Some(gen) = generated_dir() else { return };
+    let Some(gen) = shared("fabrics/ib/generated") else {
+        return;
+    };
     for topo in ["ft-4ary2", "ft-2ary3", "ft-4ary3"] {
         let loaded = load_run(&gen.join(topo).join("updn"));
         let f = &loaded.fabric;
@@ -528,7 +523,9 @@ fn updn_reproduces_opensm_exactly() {
 
 #[test]
 fn dnup_reproduces_opensm_exactly() {
-    let Some(gen) = generated_dir() else { return };
+    let Some(gen) = shared("fabrics/ib/generated") else {
+        return;
+    };
     let loaded = load_run(&gen.join("ft-4ary2/dnup"));
     let ours = route(&loaded.fabric, &Engine::Dnup).unwrap();
     assert_same_table("ft-4ary2/dnup", &loaded.fabric, &ours, &loaded.table);
@@ -536,7 +533,9 @@ fn dnup_reproduces_opensm_exactly() {
 
 #[test]
 fn sssp_reproduces_opensm_exactly() {
-    let Some(gen) = generated_dir() else { return };
+    let Some(gen) = shared("fabrics/ib/generated") else {
+        return;
+    };
     // dfsssp computes the same forwarding tables as sssp (it only adds virtual lanes).
     for run in [
         "ft-4ary2/sssp",
@@ -561,7 +560,9 @@ fn sssp_reproduces_opensm_exactly() {
 
 #[test]
 fn every_engine_routes_every_generated_fabric() {
-    let Some(gen) = generated_dir() else { return };
+    let Some(gen) = shared("fabrics/ib/generated") else {
+        return;
+    };
     for topo in TOPOLOGIES {
         let loaded = load_run(&gen.join(topo).join("minhop"));
         let f = &loaded.fabric;
@@ -700,8 +701,8 @@ fn updn_and_dnup_keep_opensms_bfs_quirk() {
 fn random_engine_is_seeded_and_minimal() {
     let mut fabrics = vec![("4-ary 3-tree", fat_tree(4, 3).0)];
     fabrics.push(("random fabric", random_fabric(11, 30)));
-    if let Some(gen) = generated_dir() {
-        fabrics.push(("torus5x5", load_run(&gen.join("torus5x5/minhop")).fabric));
+    if let Some(run) = shared("fabrics/ib/generated/torus5x5/minhop") {
+        fabrics.push(("torus5x5", load_run(&run).fabric));
     }
     for (what, f) in &fabrics {
         let a = route(f, &Engine::Random { seed: 1 }).unwrap();
@@ -985,13 +986,10 @@ fn write_net(f: &Fabric, guid_seed: Option<u64>, path: &Path) -> Vec<u64> {
 
 #[test]
 fn live_opensm_agrees_on_irregular_fabrics() {
-    if !common::opensm_tools_present() {
-        eprintln!(
-            "note: ibsim/opensm/infiniband-diags not installed, skipping the live OpenSM oracle"
-        );
+    if !opensm_tools_present() {
         return;
     }
-    let tool = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/opensm-route");
+    let tool = repo("tools/opensm-route");
     let dir = tempfile::tempdir().unwrap();
     // (fabric seed, switches, GUID seed, engines). The last two are the fabrics of
     // `updn_and_dnup_keep_opensms_bfs_quirk`: OpenSM's own tables break the up/down rule.

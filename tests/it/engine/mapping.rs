@@ -1,7 +1,6 @@
 //! Host subsets and rank mapping through the command line (spec §4).
 
-mod common;
-use common::*;
+use crate::support::*;
 
 /// The rank lists printed by --printnamelist, one Vec per run.
 fn namelists(run: &Run) -> Vec<Vec<String>> {

@@ -1,8 +1,7 @@
 //! `-p matrix`: the Monte Carlo engine on byte-weighted traffic, checked against loads
 //! computed by hand on the two-switch fixture, and against invariants of random runs.
 
-mod common;
-use common::*;
+use crate::support::*;
 
 const MATRIX: &str = "tests/fixtures/two-switch-matrix.csv";
 

@@ -3,8 +3,7 @@
 //! routed. Needs the Debian packages ibsim-utils libumad2sim0 opensm infiniband-diags;
 //! skipped without them unless ORCS_REQUIRE_OPENSM is set (as in CI), then it fails.
 
-mod common;
-use common::*;
+use crate::support::*;
 use std::path::Path;
 use std::process::Command;
 
@@ -112,7 +111,7 @@ fn parallel_cables_stay_distinct() {
     if !opensm_tools_present() {
         return;
     }
-    let Some(net) = shared("fabrics/ib/public/ibsim-net-examples/net.2sw2path4hca") else {
+    let Some(net) = shared_str("fabrics/ib/public/ibsim-net-examples/net.2sw2path4hca") else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();

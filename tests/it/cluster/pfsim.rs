@@ -3,8 +3,8 @@
 //! exactly, and the paper's greedy-max / D-mod-K ratios to 9 digits; small matrices on a
 //! hand-drawn two-level tree give hand-computed loads.
 
-mod common;
-use common::*;
+use crate::support::*;
+use std::path::Path;
 
 use orcs::cluster::application::{
     host_pairs, link_stats, map_ranks, route_job, select_hosts, LinkLoads, Mapper, PathRouter,
@@ -132,21 +132,16 @@ fn hand_computed_matrices_on_a_two_level_tree() {
     assert!(cyclic.bytes.iter().all(|&b| b == 0));
 }
 
-/// The shared PFSim data, when present.
+/// A path inside the shared PFSim data (`../shared/traces/pfsim`), with a visible note
+/// when it is missing.
+#[track_caller]
 fn pfsim_data(path: &str) -> Option<String> {
-    let p = shared(&format!("traces/pfsim/{path}"));
-    if p.is_none() {
-        eprintln!("../shared/traces/pfsim not present: skipped");
-    }
-    p
+    shared_str(&format!("traces/pfsim/{path}"))
 }
 
 /// Rows of single-job-summary.csv: (topology, trace, mapper, router) → (max, max_flows).
-fn summary() -> Vec<(String, String, String, String, f64, u64)> {
-    let Some(path) = pfsim_data("reference-results/single-job-summary.csv") else {
-        return Vec::new();
-    };
-    std::fs::read_to_string(path)
+fn summary(data: &Path) -> Vec<(String, String, String, String, f64, u64)> {
+    std::fs::read_to_string(data.join("reference-results/single-job-summary.csv"))
         .unwrap()
         .lines()
         .skip(1)
@@ -181,43 +176,47 @@ fn router_of(name: &str) -> PathRouter {
 
 #[test]
 fn single_jobs_match_pfsim_exactly() {
-    let rows = summary();
+    let Some(data) = shared("traces/pfsim") else {
+        return;
+    };
+    let rows = summary(&data);
     let mut checked = 0;
     for (topology, trace, mapper, router, max, max_flows) in &rows {
-        let Some(trace_path) = pfsim_data(&format!("traces/{trace}.tar.gz"))
-            .filter(|p| std::path::Path::new(p).exists())
-        else {
-            continue; // the OpenFOAM traces are not in the shared data
-        };
-        let cluster =
-            read_cluster_graphml(&pfsim_data(&format!("topologies/{topology}.graphml")).unwrap())
-                .unwrap();
-        let matrix = read_traffic(&trace_path).unwrap();
+        let trace_path = data.join(format!("traces/{trace}.tar.gz"));
+        if !trace_path.exists() {
+            continue; // some copies of the shared data lack the OpenFOAM traces
+        }
+        let cluster = read_cluster_graphml(
+            data.join(format!("topologies/{topology}.graphml"))
+                .to_str()
+                .unwrap(),
+        )
+        .unwrap();
+        let matrix = read_traffic(trace_path.to_str().unwrap()).unwrap();
         let loads = single_job(&cluster, &matrix, mapper_of(mapper), router_of(router));
         let stats = link_stats(&cluster, &loads);
         let case = format!("{topology} {trace} {mapper} {router}");
         assert_eq!(stats.max, *max, "{case}: maximum traffic / capacity");
         assert_eq!(stats.max_flows, *max_flows, "{case}: maximum flows");
         // The per-link table, link by link (bytes and flows).
-        let links = pfsim_data(&format!(
+        let links = data.join(format!(
             "reference-results/single-job-links/{topology}.{trace}.Linear.{mapper}.{router}.csv"
-        ))
-        .unwrap();
-        if let Ok(text) = std::fs::read_to_string(&links) {
-            for line in text.lines().skip(1) {
-                let f: Vec<&str> = line.split(',').collect();
-                let e = edge_index(&cluster, f[0], f[1]);
-                assert_eq!(
-                    loads.bytes[e] as f64,
-                    f[2].parse::<f64>().unwrap(),
-                    "{case}: {line}"
-                );
-                assert_eq!(
-                    loads.flows[e],
-                    f[3].parse::<u64>().unwrap(),
-                    "{case}: {line}"
-                );
-            }
+        ));
+        let text =
+            std::fs::read_to_string(&links).unwrap_or_else(|e| panic!("{}: {e}", links.display()));
+        for line in text.lines().skip(1) {
+            let f: Vec<&str> = line.split(',').collect();
+            let e = edge_index(&cluster, f[0], f[1]);
+            assert_eq!(
+                loads.bytes[e] as f64,
+                f[2].parse::<f64>().unwrap(),
+                "{case}: {line}"
+            );
+            assert_eq!(
+                loads.flows[e],
+                f[3].parse::<u64>().unwrap(),
+                "{case}: {line}"
+            );
         }
         checked += 1;
     }

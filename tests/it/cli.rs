@@ -1,7 +1,6 @@
 //! The command line: help texts, errors and exit codes, determinism, input handling.
 
-mod common;
-use common::*;
+use crate::support::*;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -752,7 +751,7 @@ fn small_flag_fixes() {
 #[test]
 fn cable_map_keeps_the_input_comments() {
     // get_network_graph names: switch GUIDs listed in comments survive the round trip.
-    let Some(gng) = shared("fabrics/orcs/ft4-2/ft4-2.ftree.gng.dot") else {
+    let Some(gng) = shared_str("fabrics/orcs/ft4-2/ft4-2.ftree.gng.dot") else {
         return;
     };
     let run = orcs(&[
@@ -789,7 +788,7 @@ fn deadlock_check_finds_torus_cycles_and_clears_trees() {
         "{}",
         run.describe()
     );
-    let Some(dir) = shared("fabrics/ib/generated/torus5x5/minhop") else {
+    let Some(dir) = shared_str("fabrics/ib/generated/torus5x5/minhop") else {
         return;
     };
     let run = orcs(&[

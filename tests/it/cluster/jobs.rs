@@ -1,8 +1,7 @@
 //! `orcs jobs`: scenario timelines computed by hand, the M/M/1 queue in closed form,
 //! PFSim's deterministic scenario maxima, and the scenario file's checks.
 
-mod common;
-use common::*;
+use crate::support::*;
 use std::path::Path;
 
 /// Writes `files` (name, content) into a fresh folder and returns it.
@@ -173,7 +172,7 @@ fn pfsim_scenario_maxima_and_flows() {
     // With the linear selector only one 128-rank job fits on milk's 160 cores and it
     // always gets milk01–16, so each run's largest link load is PFSim's single-job
     // value (spec pfsim.md §8.2, §8.4), whatever the arrivals.
-    let Some(scenario) = shared("traces/pfsim/cg.yml") else {
+    let Some(scenario) = shared_str("traces/pfsim/cg.yml") else {
         return;
     };
     let expected: [(f64, f64); 6] = [

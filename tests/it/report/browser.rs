@@ -4,25 +4,10 @@
 //! Skipped when Chromium is missing, unless `ORCS_REQUIRE_CHROMIUM` is set (CI sets it
 //! and installs Debian's `chromium`).
 
-mod common;
-use common::*;
+use crate::support::*;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-/// The Chromium binary, if installed.
-fn chromium() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let dirs: Vec<PathBuf> = std::env::split_paths(&path).collect();
-    let found = ["chromium", "chromium-browser", "google-chrome"]
-        .iter()
-        .flat_map(|name| dirs.iter().map(move |dir| dir.join(name)))
-        .find(|p| p.is_file());
-    if found.is_none() && std::env::var_os("ORCS_REQUIRE_CHROMIUM").is_some() {
-        panic!("ORCS_REQUIRE_CHROMIUM is set but chromium is not installed");
-    }
-    found
-}
 
 /// RGB pixels of a PNG file, with its width and height.
 fn pixels(path: &Path) -> (Vec<[u8; 3]>, u32, u32) {
@@ -51,8 +36,10 @@ fn count_near(px: &[[u8; 3]], color: [u8; 3]) -> usize {
 
 #[test]
 fn report_renders_its_charts_in_headless_chromium() {
-    let Some(browser) = chromium() else {
-        eprintln!("chromium not installed: skipped");
+    let Some(browser) = any_program(
+        &["chromium", "chromium-browser", "google-chrome"],
+        "ORCS_REQUIRE_CHROMIUM",
+    ) else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();

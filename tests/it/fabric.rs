@@ -5,12 +5,13 @@
 //! operands and edge defaults in subgraphs) and parsed back; the result must match the
 //! model, and, for texts within what graphviz-rust's parser accepts, the nodes and edges
 //! found by walking graphviz-rust's AST. Arbitrary and mutated inputs must never panic.
-//! The real fabrics under `shared/` are parsed when present.
+//! The real fabrics under `../shared/fabrics/orcs` are parsed when present.
 
 use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::support::shared;
 use graphviz_rust::dot_structures::{Attribute, EdgeTy, GraphAttributes, Id, Stmt, Vertex};
 use orcs::fabric::dot::*;
 use proptest::prelude::*;
@@ -1107,18 +1108,6 @@ proptest! {
 // Real fabrics
 // ---------------------------------------------------------------------------------------
 
-/// The shared fabrics folder, if present.
-fn shared_fabrics() -> Option<PathBuf> {
-    let candidates = [
-        PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../shared/fabrics/orcs"
-        )),
-        PathBuf::from("/work/shared/fabrics/orcs"),
-    ];
-    candidates.into_iter().find(|p| p.is_dir())
-}
-
 fn parse_file(path: &Path) -> DotGraph {
     let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let reader: Box<dyn BufRead> = if path.extension().is_some_and(|x| x == "gz") {
@@ -1131,8 +1120,7 @@ fn parse_file(path: &Path) -> DotGraph {
 
 #[test]
 fn real_shared_fabrics() {
-    let Some(dir) = shared_fabrics() else {
-        println!("note: shared/fabrics/orcs not found; skipping the real-fabric test");
+    let Some(dir) = shared("fabrics/orcs") else {
         return;
     };
     // (file, nodes, hosts, edges, ORCS format)
@@ -1147,11 +1135,9 @@ fn real_shared_fabrics() {
     ];
     let mut checked = 0;
     for (file, nodes, hosts, edges, orcs_format) in cases {
-        let path = dir.join(file);
-        if !path.exists() {
-            println!("note: {} not found; skipped", path.display());
+        let Some(path) = shared(&format!("fabrics/orcs/{file}")) else {
             continue;
-        }
+        };
         let g = parse_file(&path);
         check_invariants(&g);
         assert_eq!(g.nodes.len(), nodes, "{file}");

@@ -14,20 +14,11 @@ use orcs::ib::lft::{detect_lft_layout, parse_lfts};
 use orcs::ib::{LftLayout, Lfts, SwitchLft, NO_ROUTE};
 use proptest::prelude::*;
 
+use crate::support::shared;
+
 // ---------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------
-
-/// `../shared/fabrics` beside the repository, if present.
-fn fabrics() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fabrics");
-    if p.is_dir() {
-        Some(p)
-    } else {
-        println!("note: {} not present, skipping", p.display());
-        None
-    }
-}
 
 /// The bytes of a file, gunzipped when it ends in `.gz`.
 fn read_bytes(path: &Path) -> Vec<u8> {
@@ -130,7 +121,9 @@ fn generated_runs(fabrics: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn generated_runs_agree_across_the_three_layouts() {
-    let Some(fabrics) = fabrics() else { return };
+    let Some(fabrics) = shared("fabrics") else {
+        return;
+    };
     let runs = generated_runs(&fabrics);
     assert!(runs.len() >= 23, "only {} runs found", runs.len());
     let mut entries = 0usize;
@@ -182,7 +175,9 @@ fn generated_runs_agree_across_the_three_layouts() {
 
 #[test]
 fn dump_fts_with_dr_path_headers_equals_ibroute() {
-    let Some(fabrics) = fabrics() else { return };
+    let Some(fabrics) = shared("fabrics") else {
+        return;
+    };
     let dir = fabrics.join("ib/generated/ft-4ary2/minhop");
     let dump_fts = load(&dir.join("dump_fts.txt"));
     let ibroute = load(&dir.join("ibroute.txt"));
@@ -225,7 +220,9 @@ fn lst_switch_lids(text: &str) -> BTreeMap<u64, u32> {
 
 #[test]
 fn real_osm_fdbs_2009() {
-    let Some(fabrics) = fabrics() else { return };
+    let Some(fabrics) = shared("fabrics") else {
+        return;
+    };
     let dir = fabrics.join("ib/public/ibutils-ibdm-clusters");
     let l = load(&dir.join("osm.fdbs"));
     assert_eq!(l.layout, LftLayout::Fdbs);
@@ -256,7 +253,9 @@ fn real_osm_fdbs_2009() {
 
 #[test]
 fn ibroute_all_and_no_dests_variants() {
-    let Some(fabrics) = fabrics() else { return };
+    let Some(fabrics) = shared("fabrics") else {
+        return;
+    };
     let dir = fabrics.join("ib/generated/misc/nnm-and-list-options");
     let all = load(&dir.join("ibroute-a.txt"));
     let brief = load(&dir.join("ibroute-n.txt"));
@@ -277,7 +276,9 @@ fn ibroute_all_and_no_dests_variants() {
 
 #[test]
 fn lmc2_rows_with_path_numbers() {
-    let Some(fabrics) = fabrics() else { return };
+    let Some(fabrics) = shared("fabrics") else {
+        return;
+    };
     let dir = fabrics.join("ib/generated/ft-4ary2/minhop-lmc2");
     let l = load(&dir.join("ibroute.txt"));
     let s = &l.switches[0];
@@ -292,7 +293,9 @@ fn lmc2_rows_with_path_numbers() {
 
 #[test]
 fn orcs_ft4_2_and_ft8_3_layouts_agree() {
-    let Some(fabrics) = fabrics() else { return };
+    let Some(fabrics) = shared("fabrics") else {
+        return;
+    };
     let ft4 = fabrics.join("orcs/ft4-2");
     let lfts = load(&ft4.join("opensm-lfts.dump"));
     let fdbs = load(&ft4.join("opensm.fdbs"));
@@ -325,7 +328,9 @@ fn orcs_ft4_2_and_ft8_3_layouts_agree() {
 
 #[test]
 fn layout_detection_on_every_sample() {
-    let Some(fabrics) = fabrics() else { return };
+    let Some(fabrics) = shared("fabrics") else {
+        return;
+    };
     let mut cases: Vec<(PathBuf, LftLayout)> = vec![
         (
             fabrics.join("ib/generated/ft-4ary2/minhop/dump_fts.txt"),
@@ -379,7 +384,9 @@ fn layout_detection_on_every_sample() {
 
 #[test]
 fn deleting_any_ibroute_row_is_caught_by_the_footer_count() {
-    let Some(fabrics) = fabrics() else { return };
+    let Some(fabrics) = shared("fabrics") else {
+        return;
+    };
     let text = read_bytes(&fabrics.join("ib/generated/ft-4ary2/minhop/ibroute.txt"));
     let lines: Vec<&[u8]> = text.split_inclusive(|&b| b == b'\n').collect();
     let mut rows = 0;
@@ -497,7 +504,7 @@ fn check_fdbs_cut(text: &[u8], full: &Lfts, cut: usize) {
 fn small_dumps() -> &'static [(String, Vec<u8>, Lfts)] {
     static DUMPS: OnceLock<Vec<(String, Vec<u8>, Lfts)>> = OnceLock::new();
     DUMPS.get_or_init(|| {
-        let Some(fabrics) = fabrics() else {
+        let Some(fabrics) = shared("fabrics") else {
             return Vec::new();
         };
         [
@@ -541,10 +548,8 @@ fn last_table_start(text: &[u8], full: &Lfts) -> usize {
 /// quadratic; the 113 kB `osm.fdbs` is left to the random truncations).
 #[test]
 fn every_truncation_of_small_dumps_is_exact() {
+    let Some(_) = shared("fabrics") else { return };
     let dumps = small_dumps();
-    if dumps.is_empty() {
-        return;
-    }
     const EVERY_BYTE: &[&str] = &[
         "ib/generated/ft-4ary2/minhop/ibroute.txt",
         "ib/generated/ft-4ary2/minhop/opensm-lfts.dump",
@@ -704,6 +709,15 @@ fn cases(default: u32) -> ProptestConfig {
     ProptestConfig::with_cases(n)
 }
 
+/// [`cases`] for a property over dumps in `../shared/fabrics`: asks [`shared`] once, as
+/// the property starts, so that a missing folder gives one visible note (or fails under
+/// `ORCS_REQUIRE_SHARED=1`) instead of every case quietly checking nothing.
+#[track_caller]
+fn shared_cases(default: u32) -> ProptestConfig {
+    let _ = shared("fabrics");
+    cases(default)
+}
+
 proptest! {
     #![proptest_config(cases(2000))]
 
@@ -729,6 +743,10 @@ proptest! {
             }
         }
     }
+}
+
+proptest! {
+    #![proptest_config(shared_cases(2000))]
 
     /// Randomly edited real dumps never panic; what parses is consistent.
     #[test]
@@ -754,7 +772,7 @@ proptest! {
 type Truncatable = (Vec<u8>, Lfts, Vec<(usize, usize)>);
 
 proptest! {
-    #![proptest_config(cases(1000))]
+    #![proptest_config(shared_cases(1000))]
 
     /// Random truncations of every generated dump (the big ones too), the real
     /// `osm.fdbs` and the ORCS ft4-2 dumps behave exactly as
@@ -763,7 +781,7 @@ proptest! {
     fn random_truncations_of_generated_dumps(which in any::<usize>(), at in any::<usize>()) {
         static ALL: OnceLock<Vec<Truncatable>> = OnceLock::new();
         let all = ALL.get_or_init(|| {
-            let Some(fabrics) = fabrics() else { return Vec::new() };
+            let Some(fabrics) = shared("fabrics") else { return Vec::new() };
             let mut out = Vec::new();
             let mut files: Vec<PathBuf> = generated_runs(&fabrics)
                 .iter()

@@ -1,7 +1,6 @@
 //! Small fabrics whose congestion and metrics are computed by hand (see the comments).
 
-mod common;
-use common::*;
+use crate::support::*;
 
 /// `-d --subset guid_order_asc` maps rank r to host Hr on the two-switch fixture.
 fn fixed(pattern: &[&str], metric: &str) -> Run {
