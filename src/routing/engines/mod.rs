@@ -68,7 +68,7 @@
 //!
 //! # Fidelity
 //!
-//! Checked against OpenSM 3.3.23 (`tests/engines.rs`): identical forwarding tables for
+//! Checked against OpenSM 3.3.23 (`tests/it/routing.rs`): identical forwarding tables for
 //! minhop, updn (given and detected roots), dnup, sssp and dfsssp on the generated fat
 //! trees and the 5×5 torus of `../shared/fabrics/ib/generated`, and, when ibsim and OpenSM
 //! are installed, on random irregular fabrics with parallel cables and random GUIDs.
