@@ -6,10 +6,10 @@
 use crate::error::LocatedError;
 use crate::fabric::{self, cache, load_routed_fabric_from, LoadOptions, LoadedFabric};
 use crate::ib::convert::{convert, ConvertOptions, Sources};
+use crate::ib::detect::{parse_topology, TopologyFormat};
 use crate::ib::guid2lid::parse_guid2lid;
 use crate::ib::lft::parse_lfts;
 use crate::ib::node_name_map::parse_node_name_map;
-use crate::ib::topology::{parse_topology, TopologyFormat};
 use crate::ib::IbTopology;
 use std::io::BufRead;
 

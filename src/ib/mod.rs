@@ -242,6 +242,7 @@ impl From<IbError> for LocatedError {
 }
 
 pub mod convert;
+pub mod detect;
 pub mod guid2lid;
 pub mod ibnetdiscover;
 pub mod ibsim_net;
@@ -251,4 +252,3 @@ pub mod lst;
 pub mod node_name_map;
 pub mod ports_report;
 mod text;
-pub mod topology;

@@ -1,4 +1,4 @@
-//! Integration tests of the InfiniBand topology parsers (`orcs::ib::topology` with its
+//! Integration tests of the InfiniBand topology parsers (`orcs::ib::detect` with its
 //! four formats, `orcs::ib::node_name_map`, `orcs::ib::guid2lid`) against the sample
 //! dumps in `../shared/fabrics/ib/` and `../shared/fabrics/orcs/`, plus property tests:
 //! arbitrary bytes, token soups, truncated and mutated real files never panic, and a file
@@ -18,13 +18,13 @@ use std::path::{Path, PathBuf};
 use std::io::Read;
 
 use orcs::error::LocatedError;
+use orcs::ib::detect::{detect_topology_format, parse_topology, TopologyFormat};
 use orcs::ib::guid2lid::parse_guid2lid;
 use orcs::ib::ibnetdiscover::parse_ibnetdiscover;
 use orcs::ib::ibsim_net::parse_ibsim_net;
 use orcs::ib::lst::parse_lst;
 use orcs::ib::node_name_map::{parse_node_name_map, NodeNameMap};
 use orcs::ib::ports_report::parse_ports_report;
-use orcs::ib::topology::{detect_topology_format, parse_topology, TopologyFormat};
 use orcs::ib::{IbTopology, NodeKind};
 use proptest::prelude::*;
 

@@ -1,4 +1,4 @@
-//! Topology input: format detection from the content, then the matching parser
+//! Which dump a topology file is, told from its content, and its parser
 //! ([`super::ibnetdiscover`], [`super::lst`], [`super::ibsim_net`] or
 //! [`super::ports_report`]).
 //!
