@@ -45,14 +45,6 @@ pub enum TableError {
     },
 }
 
-impl From<TableError> for String {
-    /// The message alone, for a reader that reports it inside its own error about the
-    /// input the arrays came from.
-    fn from(e: TableError) -> String {
-        e.to_string()
-    }
-}
-
 /// Marks "no route" in a dense row.
 pub const NO_PORT: u16 = u16::MAX;
 
