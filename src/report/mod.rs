@@ -1,0 +1,63 @@
+//! Turning results into bytes, one format per file. Exporters only format: every number
+//! they print is a field of a result or comes from [`crate::engine::metric`], the one
+//! owner of the metrics' arithmetic.
+//!
+//! The Monte Carlo simulation's outputs (ORCS's text blocks of spec §7 and §9.1, JSON,
+//! CSV, the per-link table and the get_cable_cong congestion map as dot) and those of
+//! `orcs check` are the crate's main reports and are reached from here; [`matrix`],
+//! [`jobs`], [`queue`], [`traffic`] and [`scan`] hold those of the other commands, and
+//! [`results`] reads the simulation's JSON back (as a document, or built in memory from
+//! a result). This file owns what every format shares: the schema version and CSV
+//! quoting.
+//!
+//! May use: the results of every capability ([`crate::engine`], [`crate::routing`],
+//! [`crate::cluster`], [`crate::queueing`], [`crate::scan`]), what they describe
+//! ([`crate::fabric`], [`crate::workload`]) and the congestion colors of
+//! [`crate::viz::draw`].
+
+mod check;
+pub mod jobs;
+pub mod matrix;
+pub mod queue;
+pub mod results;
+pub mod scan;
+mod sim;
+pub mod traffic;
+
+pub use check::{check_text, deadlock_text, routequal_text};
+pub use sim::{
+    cable_table_text, compat_preamble, congestion_color, csv_report, echo_block, header,
+    hist_acc_band_text, hist_max_cong_text, integer_stats_text, json_report, links_csv,
+    metric_text, summary_line, write_cable_dot, write_runs, RunInfo,
+};
+
+/// Version of the JSON and CSV layouts; bumped on incompatible changes.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Quotes a CSV field when it needs it (RFC 4180).
+pub(crate) fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// The JSON text of an exporter's document: pretty-printed, ending with a newline.
+pub(crate) fn json_text(doc: &impl serde::Serialize) -> String {
+    let mut s = serde_json::to_string_pretty(doc).unwrap_or_else(|e| format!("{e}"));
+    s.push('\n');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_fields_are_quoted_when_needed() {
+        assert_eq!(csv_field("s1"), "s1");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+}
