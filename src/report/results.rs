@@ -1,13 +1,17 @@
 //! Result documents read back: the JSON that `--format json` writes, as owned data, for
 //! plots, congestion maps, HTML reports and comparisons between runs; a result just
-//! simulated becomes the same document in memory ([`ResultDoc::of`]).
+//! simulated becomes the same document in memory ([`ResultDoc::of`]). This file owns the
+//! schema of that document as it is read; [`crate::report::json_report`] writes it.
 
-use crate::engine::metric::{acc_band, acc_band_bin_edges, Summary};
+use crate::engine::metric::{
+    acc_band, acc_band_histogram, scaled_congestion, weight_counts, AccBandBin, Summaries,
+    WeightCount,
+};
 use crate::engine::unit::SimOutcome;
+use crate::error::LocatedError;
 use crate::fabric::Fabric;
-use crate::report::{acc_band_bins, scaled_congestion, RunInfo, Summaries};
+use crate::report::{RunInfo, SCHEMA_VERSION};
 use serde::Deserialize;
-use std::fmt;
 
 /// A simulation result as written by [`crate::report::json_report`].
 #[derive(Debug, Clone, Deserialize)]
@@ -18,30 +22,17 @@ pub struct ResultDoc {
     pub orcs_version: String,
     /// The run's parameters (kept as written, for display).
     pub parameters: serde_json::Map<String, serde_json::Value>,
-    /// Summary statistics of the per-run metrics.
-    pub summary: SummaryDoc,
+    /// Summary statistics of the per-run metrics, absent where not computed.
+    pub summary: Summaries,
     /// Link weights of all pairs over all runs.
     pub hist_max_cong: HistMaxCongDoc,
     /// ORCS's 20-bin histogram of per-run accumulated bandwidth.
-    pub hist_acc_band: Vec<BinDoc>,
+    pub hist_acc_band: Vec<AccBandBin>,
     /// Per-run values.
     pub per_run: PerRunDoc,
     /// Per directed edge, with get_cable_cong.
     #[serde(default)]
     pub cable_congestion: Option<Vec<CableDoc>>,
-}
-
-/// The `summary` object: one [`Summary`] per metric, absent when not computed.
-#[derive(Debug, Clone, Deserialize)]
-pub struct SummaryDoc {
-    /// Per-run accumulated bandwidth.
-    pub acc_band: Option<Summary>,
-    /// Per-run sum of the levels' maximal congestion.
-    pub sum_max_cong: Option<Summary>,
-    /// Per-run longest dependency delay.
-    pub dep_max_delay: Option<Summary>,
-    /// Pairs per run.
-    pub pairs_per_run: Option<Summary>,
 }
 
 /// The `hist_max_cong` object.
@@ -52,27 +43,7 @@ pub struct HistMaxCongDoc {
     /// Mean of 1 / weight over all pairs.
     pub bw: Option<f64>,
     /// Pairs per weight (weights with no pair left out).
-    pub weights: Vec<WeightDoc>,
-}
-
-/// One weight of `hist_max_cong`.
-#[derive(Debug, Clone, Copy, Deserialize, PartialEq)]
-pub struct WeightDoc {
-    /// The weight (congestion of the route's most shared link).
-    pub weight: u64,
-    /// Pairs with that weight.
-    pub count: u64,
-}
-
-/// One histogram bin `[low, high)`.
-#[derive(Debug, Clone, Copy, Deserialize, PartialEq)]
-pub struct BinDoc {
-    /// Lower bound.
-    pub low: f64,
-    /// Upper bound.
-    pub high: f64,
-    /// Values in the bin.
-    pub count: u64,
+    pub weights: Vec<WeightCount>,
 }
 
 /// The `per_run` object.
@@ -106,30 +77,8 @@ pub struct CableDoc {
     pub congestion: f32,
 }
 
-/// Why a result document could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ResultError {
-    /// The file.
-    pub path: String,
-    /// Line of the problem, when known.
-    pub line: Option<usize>,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for ResultError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.line {
-            Some(line) => write!(f, "{}:{line}: {}", self.path, self.message),
-            None => write!(f, "{}: {}", self.path, self.message),
-        }
-    }
-}
-
-impl std::error::Error for ResultError {}
-
 /// The schema versions this build reads.
-pub const READABLE_SCHEMA: u32 = crate::report::SCHEMA_VERSION;
+pub const READABLE_SCHEMA: u32 = SCHEMA_VERSION;
 
 /// The `cable_congestion` entries of per-edge counts `cable`.
 fn cable_docs(fabric: &Fabric, cable: &[u64]) -> Vec<CableDoc> {
@@ -146,38 +95,36 @@ fn cable_docs(fabric: &Fabric, cable: &[u64]) -> Vec<CableDoc> {
         .collect()
 }
 
-/// Parses the JSON result in `text` (read from `path`, for messages).
-pub fn parse_result(text: &str, path: &str) -> Result<ResultDoc, ResultError> {
-    let error = |line: Option<usize>, message: String| ResultError {
-        path: path.to_string(),
-        line,
-        message,
-    };
+/// Parses the JSON result in `text` (read from `path`, for messages). A document that is
+/// not JSON is reported at its line; one of another schema version, or not an orcs
+/// result, as a whole.
+pub fn parse_result(text: &str, path: &str) -> Result<ResultDoc, LocatedError> {
     // The version first, so an old or future document gets a message about that.
     let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-        error(
-            Some(e.line()),
+        LocatedError::at_line(
+            path,
+            u32::try_from(e.line()).unwrap_or(u32::MAX),
             format!("not a JSON document ({e}); expected the output of `orcs --format json`"),
         )
     })?;
     match value.get("schema_version").and_then(|v| v.as_u64()) {
         Some(v) if v == READABLE_SCHEMA as u64 => {}
         Some(v) => {
-            return Err(error(
-                None,
+            return Err(LocatedError::new(
+                path,
                 format!("schema_version {v}, but this orcs reads {READABLE_SCHEMA}"),
             ))
         }
         None => {
-            return Err(error(
-                None,
-                "no schema_version: expected the output of `orcs --format json`".into(),
+            return Err(LocatedError::new(
+                path,
+                "no schema_version: expected the output of `orcs --format json`",
             ))
         }
     }
     serde_json::from_value(value).map_err(|e| {
-        error(
-            None,
+        LocatedError::new(
+            path,
             format!("not an orcs result ({e}); expected the output of `orcs --format json`"),
         )
     })
@@ -189,41 +136,21 @@ impl ResultDoc {
     /// back gives, without the text in between (so its floats are the computed values,
     /// where reading the text may round a last digit).
     pub fn of(info: &RunInfo, fabric: &Fabric, outcome: &SimOutcome) -> ResultDoc {
-        let edges = acc_band_bin_edges();
-        let bins = acc_band_bins(&outcome.acc_band);
-        let s = Summaries::of(outcome);
         let parameters = match serde_json::to_value(info) {
             Ok(serde_json::Value::Object(map)) => map,
             _ => serde_json::Map::new(),
         };
         ResultDoc {
-            schema_version: crate::report::SCHEMA_VERSION,
+            schema_version: SCHEMA_VERSION,
             orcs_version: env!("CARGO_PKG_VERSION").to_string(),
             parameters,
-            summary: SummaryDoc {
-                acc_band: s.acc_band,
-                sum_max_cong: s.sum_max_cong,
-                dep_max_delay: s.dep_max_delay,
-                pairs_per_run: s.pairs_per_run,
-            },
+            summary: Summaries::of(outcome),
             hist_max_cong: HistMaxCongDoc {
                 total_pairs: outcome.total_pairs(),
                 bw: acc_band(&outcome.weight_hist),
-                weights: (outcome.weight_hist.iter().enumerate())
-                    .filter(|(_, &count)| count > 0)
-                    .map(|(weight, &count)| WeightDoc {
-                        weight: weight as u64,
-                        count,
-                    })
-                    .collect(),
+                weights: weight_counts(&outcome.weight_hist),
             },
-            hist_acc_band: (bins.iter().enumerate())
-                .map(|(i, &count)| BinDoc {
-                    low: edges[i],
-                    high: edges[i + 1],
-                    count,
-                })
-                .collect(),
+            hist_acc_band: acc_band_histogram(&outcome.acc_band).to_vec(),
             per_run: PerRunDoc {
                 // JSON has no NaN: a run without traffic is written as null.
                 acc_band: (outcome.acc_band.iter())

@@ -15,7 +15,6 @@ use crate::fabric::LoadedFabric;
 use rayon::prelude::*;
 use serde_json::Value;
 use std::collections::HashSet;
-use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -270,44 +269,6 @@ pub fn merge_files(paths: &[String]) -> Result<(Vec<Value>, Vec<&str>), ScanErro
     Ok((merge(all), cut_short))
 }
 
-/// The `--dry-run` table: every cell of the shard, whether it is done and its estimated
-/// time, then the totals for `threads` worker threads. Times a few runs of every cell
-/// not done (see [`ScanRun::dry_run`]).
-pub fn dry_run_text(run: &ScanRun, threads: usize) -> String {
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "{:>5}  {:<40} {:<12} {:<10} {:>8} {:<14} {:>6} {:>12}",
-        "cell", "fabric", "pattern", "arg", "commsize", "metric", "done", "estimate s"
-    );
-    let mut total = 0.0;
-    for e in run.dry_run() {
-        let c = e.cell;
-        total += e.seconds;
-        let _ = writeln!(
-            s,
-            "{:>5}  {:<40} {:<12} {:<10} {:>8} {:<14} {:>6} {:>12.2}",
-            c.index,
-            run.plan.fabrics[c.fabric].label(),
-            c.pattern,
-            c.arg.as_deref().unwrap_or("-"),
-            c.commsize,
-            c.metric.name(),
-            if e.done { "yes" } else { "no" },
-            e.seconds
-        );
-    }
-    let _ = writeln!(
-        s,
-        "{} cells, {} done, {} to run; estimated {:.1} s on {threads} threads",
-        run.num_cells(),
-        run.num_cells() - run.num_pending(),
-        run.num_pending(),
-        total,
-    );
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -343,7 +304,9 @@ mod tests {
         again
             .load_fabrics(&mut |_| panic!("nothing to load"))
             .unwrap();
-        assert!(dry_run_text(&again, 1)
+        let estimates = again.dry_run();
+        assert!(estimates.iter().all(|e| e.done && e.seconds == 0.0));
+        assert!(crate::report::scan::dry_run_text(&again, &estimates, 1)
             .ends_with("2 cells, 2 done, 0 to run; estimated 0.0 s on 1 threads\n"));
     }
 

@@ -2,7 +2,6 @@
 //! congestion, Graphviz cannot run, or drawing fails.
 
 use crate::error::LocatedError;
-use crate::report::results::ResultError;
 use crate::viz::draw::DrawError;
 use std::path::PathBuf;
 
@@ -18,9 +17,6 @@ pub enum VizError {
         #[source]
         source: std::io::Error,
     },
-    /// A JSON result cannot be read.
-    #[error(transparent)]
-    Result(#[from] ResultError),
     /// The input cannot be loaded or is not a congestion map: where, and what was
     /// expected.
     #[error(transparent)]

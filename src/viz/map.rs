@@ -10,8 +10,9 @@
 //! same map for `dot` or `neato`. Everything is deterministic: the same input gives
 //! byte-identical output.
 
+use crate::engine::metric::scaled_congestion;
 use crate::fabric::{write::dot_id, Fabric, NONE};
-use crate::report::{congestion_color, scaled_congestion};
+use crate::report::congestion_color;
 use crate::viz::draw::{self, congestion_rgb, draw_err, DrawError, Figure, ImageFormat, FONT};
 use plotters::coord::Shift;
 use plotters::prelude::*;

@@ -7,8 +7,9 @@ use crate::output::replace;
 use crate::progress::{busy, progress_bar};
 use anyhow::Result;
 use orcs::engine::ranks::Ranks;
-use orcs::scan::run::{dry_run_text, merge_files, ScanRun};
-use orcs::scan::{merge, read_plan, seal, summary_csv};
+use orcs::report::scan::{dry_run_text, summary_csv};
+use orcs::scan::run::{merge_files, ScanRun};
+use orcs::scan::{merge, read_plan, seal};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
@@ -33,7 +34,8 @@ pub fn run(plan: &ScanPlan, ranks: Ranks) -> Result<ExitCode> {
     })?;
     if plan.dry_run {
         if ranks.is_root() {
-            let text = dry_run_text(&scan, rayon::current_num_threads());
+            let estimates = scan.dry_run();
+            let text = dry_run_text(&scan, &estimates, rayon::current_num_threads());
             let mut out = io::stdout().lock();
             out.write_all(text.as_bytes())?;
             out.flush()?;

@@ -1,7 +1,6 @@
-//! Turning `orcs traffic` evaluations into bytes: the table with one row per combination
-//! (its largest link load relative to the first row's) and the per-link CSV.
+//! The table of `orcs traffic`: what was placed on what, then one row per combination
+//! with its largest link load relative to the first row's.
 
-use crate::cluster::application::is_network_link;
 use crate::cluster::evaluate::Evaluation;
 use crate::cluster::Cluster;
 use crate::workload::matrix::TrafficMatrix;
@@ -52,32 +51,4 @@ pub fn traffic_row(cluster: &Cluster, e: &Evaluation, base: f64) -> String {
         e.stats.max_flows,
         names.join(",")
     )
-}
-
-/// The head of the per-link CSV.
-pub const TRAFFIC_LINKS_HEADER: &str =
-    "selector,mapper,router,src,dst,traffic_bytes,flows,capacity\n";
-
-/// The per-link CSV rows of one combination: every network link's bytes, flows and
-/// capacity.
-pub fn traffic_links_rows(cluster: &Cluster, e: &Evaluation) -> String {
-    let c = &e.combination;
-    let mut s = String::new();
-    for (i, &(u, v, cap)) in cluster.edges.iter().enumerate() {
-        if !is_network_link(cluster, i as u32) {
-            continue;
-        }
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{},{},{},{cap}",
-            c.selector,
-            c.mapper,
-            c.router,
-            cluster.names[u as usize],
-            cluster.names[v as usize],
-            e.loads.bytes[i],
-            e.loads.flows[i]
-        );
-    }
-    s
 }

@@ -1,0 +1,43 @@
+//! The `--dry-run` table of a scan: every cell of the shard, whether it is done, and how
+//! long it should take.
+
+use crate::scan::run::{Estimate, ScanRun};
+use std::fmt::Write as _;
+
+/// The `--dry-run` table: every cell of the shard with whether it is done and its
+/// estimated time (from [`ScanRun::dry_run`]), then the totals for `threads` worker
+/// threads.
+pub fn dry_run_text(run: &ScanRun, estimates: &[Estimate], threads: usize) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:>5}  {:<40} {:<12} {:<10} {:>8} {:<14} {:>6} {:>12}",
+        "cell", "fabric", "pattern", "arg", "commsize", "metric", "done", "estimate s"
+    );
+    let mut total = 0.0;
+    for e in estimates {
+        let c = e.cell;
+        total += e.seconds;
+        let _ = writeln!(
+            s,
+            "{:>5}  {:<40} {:<12} {:<10} {:>8} {:<14} {:>6} {:>12.2}",
+            c.index,
+            run.plan().fabrics[c.fabric].label(),
+            c.pattern,
+            c.arg.as_deref().unwrap_or("-"),
+            c.commsize,
+            c.metric.name(),
+            if e.done { "yes" } else { "no" },
+            e.seconds
+        );
+    }
+    let _ = writeln!(
+        s,
+        "{} cells, {} done, {} to run; estimated {:.1} s on {threads} threads",
+        run.num_cells(),
+        run.num_cells() - run.num_pending(),
+        run.num_pending(),
+        total,
+    );
+    s
+}

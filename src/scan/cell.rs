@@ -1,0 +1,142 @@
+//! Running one cell: the simulation `orcs -i` would run for it, and its record, a
+//! result or the reason it cannot run (not yet sealed, see [`super::seal`]).
+
+use super::{Cell, CellError, Plan};
+use crate::engine::metric::{
+    acc_band, acc_band_bins, hottest_edges, weight_counts, MetricKind, Summaries,
+};
+use crate::engine::request::{PrepareError, SimRequest};
+use crate::engine::unit::SimOutcome;
+use crate::fabric::{Fabric, LoadedFabric};
+use serde_json::Value;
+
+/// Most congested links a get_cable_cong record lists.
+const HOT_LINKS: usize = 10;
+
+/// Runs one cell on its loaded fabric and returns its record (not yet sealed), an
+/// `error` record when the cell cannot run (too few hosts, a size out of range, broken
+/// routes, a pattern without traffic for a metric that needs some): those are as final
+/// as results, since the same cell fails the same way again. `progress` receives the runs
+/// done. O(runs × pairs × hops), like `orcs -i`.
+pub fn run_cell(
+    plan: &Plan,
+    cell: &Cell,
+    loaded: &LoadedFabric,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Value {
+    let started = std::time::Instant::now();
+    let mut record = serde_json::json!({
+        "cell": cell.index,
+        "key": plan.key(cell),
+        "fabric": plan.fabrics[cell.fabric].label(),
+        "pattern": cell.pattern,
+        "arg": cell.arg,
+        "commsize": cell.commsize,
+        "metric": cell.metric.name(),
+        "runs": plan.runs,
+        "seed": plan.seed,
+        "orcs_version": env!("CARGO_PKG_VERSION"),
+        "command": plan.command(cell),
+    });
+    let result = simulate_cell(plan, cell, loaded, progress);
+    let obj = record.as_object_mut().expect("an object");
+    match result {
+        Ok((hosts, result)) => {
+            obj.insert("hosts".into(), hosts.into());
+            obj.insert("result".into(), result);
+        }
+        Err(e) => {
+            obj.insert("error".into(), e.to_string().into());
+        }
+    }
+    obj.insert(
+        "seconds".into(),
+        ((started.elapsed().as_secs_f64() * 1e3).round() / 1e3).into(),
+    );
+    record
+}
+
+/// The simulation of a cell: (communicator size used, result object). The cell is
+/// sized, checked and laid out as `orcs -i` does it ([`SimRequest`]), with ORCS's
+/// defaults for everything the plan does not set.
+fn simulate_cell(
+    plan: &Plan,
+    cell: &Cell,
+    loaded: &LoadedFabric,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(u64, Value), CellError> {
+    let fabric = &loaded.fabric;
+    let request = SimRequest {
+        commsize: cell.commsize,
+        ..SimRequest::new(cell.parsed.clone(), cell.metric, plan.runs)
+    };
+    let shape = request.shape(fabric.num_hosts()).map_err(|e| match e {
+        PrepareError::NoTraffic { commsize, .. } => CellError::NoTraffic {
+            pattern: cell.pattern.clone(),
+            commsize,
+        },
+        e => e.into(),
+    })?;
+    let prepared = request.prepare(fabric, shape, plan.seed)?;
+    let sim = prepared
+        .simulation(fabric, &loaded.table, &request, loaded.routes.as_ref())
+        .map_err(|check| CellError::Unrouted {
+            broken: check.broken(),
+            pairs: check.pairs_checked,
+        })?;
+    let outcome = sim.run(progress);
+    Ok((
+        shape.context.commsize as u64,
+        cell_result(cell.metric, fabric, &outcome),
+    ))
+}
+
+/// The `result` object of a cell's record: the metric's per-run statistics (for
+/// hist_max_cong, of the per-run bandwidth; for get_cable_cong, of sum_max_cong), its
+/// aggregate where it has one (hist_max_cong's weights and `bw`, hist_acc_band's 20
+/// bins, get_cable_cong's most congested links), and the pairs per run.
+fn cell_result(metric: MetricKind, fabric: &Fabric, o: &SimOutcome) -> Value {
+    let summaries = Summaries::of(o);
+    let mut result = serde_json::Map::new();
+    let stats = match metric {
+        MetricKind::SumMaxCong | MetricKind::GetCableCong => summaries.sum_max_cong,
+        MetricKind::DepMaxDelay => summaries.dep_max_delay,
+        MetricKind::HistAccBand | MetricKind::HistMaxCong => summaries.acc_band,
+    };
+    result.insert(
+        "stats".into(),
+        serde_json::to_value(stats).unwrap_or(Value::Null),
+    );
+    match metric {
+        MetricKind::HistMaxCong => {
+            result.insert("bw".into(), acc_band(&o.weight_hist).into());
+            let weights: Vec<Value> = weight_counts(&o.weight_hist)
+                .iter()
+                .map(|w| serde_json::json!([w.weight, w.count]))
+                .collect();
+            result.insert("weights".into(), weights.into());
+        }
+        MetricKind::HistAccBand => {
+            result.insert("bins".into(), acc_band_bins(&o.acc_band).to_vec().into());
+        }
+        MetricKind::GetCableCong => {
+            let hot: Vec<Value> = hottest_edges(&o.cable, HOT_LINKS)
+                .into_iter()
+                .map(|e| {
+                    serde_json::json!([
+                        fabric.node_names[fabric.edge_tail[e] as usize],
+                        fabric.node_names[fabric.edge_head[e] as usize],
+                        o.cable[e]
+                    ])
+                })
+                .collect();
+            result.insert("hot_links".into(), hot.into());
+        }
+        MetricKind::SumMaxCong | MetricKind::DepMaxDelay => {}
+    }
+    result.insert(
+        "pairs".into(),
+        serde_json::to_value(summaries.pairs_per_run).unwrap_or(Value::Null),
+    );
+    Value::Object(result)
+}
