@@ -16,7 +16,7 @@ pub mod results;
 pub mod traffic;
 
 use crate::engine::metric::{acc_band, acc_band_bin, acc_band_bin_edges, MetricKind, Summary};
-use crate::engine::unit::{LinkStats, SimOutcome, Simulation};
+use crate::engine::unit::{LinkCongestionTotals, SimOutcome, Simulation};
 use crate::fabric::write::write_dot;
 use crate::fabric::Fabric;
 use crate::routing::deadlock::DeadlockReport;
@@ -655,7 +655,7 @@ pub fn csv_report(metric: MetricKind, fabric: &Fabric, outcome: &SimOutcome) -> 
 /// carried over all levels and runs), `max_congestion` (most routes sharing it in one
 /// level), `bottleneck_runs` and `bottleneck_share` (runs in which it carried the run's
 /// largest congestion, and their share of the runs with traffic). O(edges).
-pub fn links_csv(fabric: &Fabric, routes: &[u64], links: &LinkStats) -> String {
+pub fn links_csv(fabric: &Fabric, routes: &[u64], links: &LinkCongestionTotals) -> String {
     let mut s = String::from(
         "edge_id,tail,head,key,routes,messages,max_congestion,bottleneck_runs,bottleneck_share\n",
     );
