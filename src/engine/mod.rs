@@ -3,8 +3,8 @@
 //! metrics. [`request`] sizes and lays out a simulation for a fabric, [`unit`] walks the
 //! unit messages of a pattern, [`weighted`] the bytes of a traffic matrix; [`stream`]
 //! derives every run's random generator from (seed, run), so results never depend on the
-//! thread count; [`ranks`] shares runs out over the processes of `mpirun`; [`metric`]
-//! holds the metrics' arithmetic.
+//! thread count; [`ranks`] shares runs out over the processes of `mpirun` and carries
+//! their results back; [`metric`] holds the metrics' arithmetic.
 //!
 //! May use: [`crate::fabric`], [`crate::routing`] and [`crate::workload`]. Never an
 //! output format: results are plain data that [`crate::report`] turns into bytes.

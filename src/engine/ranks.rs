@@ -1,8 +1,9 @@
 //! Spreading work over the processes of `mpirun` (cargo feature `mpi`).
 //!
 //! One simulation: rank r of K performs runs ⌊n·r/K⌋..⌊n·(r+1)/K⌋ and sends that slice
-//! to rank 0, which combines the slices in rank order ([`SimOutcome::combine`]) and alone
-//! writes the output, so the bytes are those one process writes with the same seed. A
+//! to rank 0 as bytes ([`SimOutcome::to_bytes`], the wire format kept here), and rank 0
+//! combines the slices in rank order ([`SimOutcome::combine`]) and alone writes the
+//! output, so the bytes are those one process writes with the same seed. A
 //! scan ([`crate::scan::run`]) gives each rank every K-th pending cell. Without the
 //! feature, or outside `mpirun`, there is one rank and everything runs here.
 //!
@@ -10,7 +11,7 @@
 //! out: nothing here is global, and a program that never calls [`init`] simply uses
 //! [`Ranks::single`].
 
-use crate::engine::unit::{SimOutcome, Simulation};
+use crate::engine::unit::{LinkCongestionTotals, SimOutcome, Simulation};
 
 /// This process's place among the ranks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -146,6 +147,111 @@ impl Ranks {
     fn gather(&self, mine: SimOutcome) -> Option<SimOutcome> {
         Some(mine)
     }
+}
+
+/// The wire format of a slice: rank 0 gets every other rank's [`SimOutcome`] as bytes.
+impl SimOutcome {
+    /// The outcome as bytes (little-endian, lengths first) for sending to another
+    /// process; [`SimOutcome::from_bytes`] reads it back exactly (NaNs included).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::new();
+        let u64s = |b: &mut Vec<u8>, v: &[u64]| {
+            b.extend_from_slice(&(v.len() as u64).to_le_bytes());
+            v.iter().for_each(|x| b.extend_from_slice(&x.to_le_bytes()));
+        };
+        b.extend_from_slice(&self.runs.to_le_bytes());
+        u64s(&mut b, &self.weight_hist);
+        u64s(
+            &mut b,
+            &self
+                .acc_band
+                .iter()
+                .map(|x| x.to_bits())
+                .collect::<Vec<_>>(),
+        );
+        u64s(&mut b, &self.sum_max_cong);
+        u64s(&mut b, &self.pairs);
+        u64s(&mut b, &self.dep_max_delay);
+        u64s(&mut b, &self.cable);
+        match &self.links {
+            None => b.push(0),
+            Some(l) => {
+                b.push(1);
+                u64s(&mut b, &l.messages);
+                u64s(
+                    &mut b,
+                    &l.max_congestion
+                        .iter()
+                        .map(|&x| x as u64)
+                        .collect::<Vec<_>>(),
+                );
+                u64s(&mut b, &l.bottleneck_runs);
+                b.extend_from_slice(&l.runs_with_traffic.to_le_bytes());
+            }
+        }
+        b
+    }
+
+    /// Reads [`SimOutcome::to_bytes`]; None for bytes it did not write.
+    pub fn from_bytes(bytes: &[u8]) -> Option<SimOutcome> {
+        let mut at = 0usize;
+        let runs = word_at(bytes, &mut at)?;
+        let weight_hist = list_at(bytes, &mut at)?;
+        let acc_band = list_at(bytes, &mut at)?
+            .into_iter()
+            .map(f64::from_bits)
+            .collect();
+        let sum_max_cong = list_at(bytes, &mut at)?;
+        let pairs = list_at(bytes, &mut at)?;
+        let dep_max_delay = list_at(bytes, &mut at)?;
+        let cable = list_at(bytes, &mut at)?;
+        let links = match bytes.get(at) {
+            Some(0) => None,
+            Some(1) => {
+                at += 1;
+                let messages = list_at(bytes, &mut at)?;
+                let max_congestion = list_at(bytes, &mut at)?
+                    .into_iter()
+                    .map(|x| u32::try_from(x).ok())
+                    .collect::<Option<Vec<u32>>>()?;
+                let bottleneck_runs = list_at(bytes, &mut at)?;
+                let runs_with_traffic = word_at(bytes, &mut at)?;
+                Some(LinkCongestionTotals {
+                    messages,
+                    max_congestion,
+                    bottleneck_runs,
+                    runs_with_traffic,
+                })
+            }
+            _ => return None,
+        };
+        Some(SimOutcome {
+            runs,
+            weight_hist,
+            acc_band,
+            sum_max_cong,
+            pairs,
+            dep_max_delay,
+            cable,
+            links,
+        })
+    }
+}
+
+/// A little-endian u64 at `*at`.
+fn word_at(bytes: &[u8], at: &mut usize) -> Option<u64> {
+    let w = bytes.get(*at..*at + 8)?;
+    *at += 8;
+    Some(u64::from_le_bytes(w.try_into().ok()?))
+}
+
+/// A length-prefixed list of little-endian u64 at `*at`.
+fn list_at(bytes: &[u8], at: &mut usize) -> Option<Vec<u64>> {
+    let n = word_at(bytes, at)? as usize;
+    if n > bytes.len() / 8 {
+        return None;
+    }
+    (0..n).map(|_| word_at(bytes, at)).collect()
 }
 
 #[cfg(test)]

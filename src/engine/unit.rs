@@ -1,5 +1,12 @@
-//! The Monte Carlo engine: maps the pattern onto hosts run after run, walks every route
-//! through the forwarding tables and counts per-link congestion per level (spec §1, §6).
+//! The Monte Carlo engine for unit messages (communication patterns): maps the pattern
+//! onto hosts run after run, walks every route through the forwarding tables and counts
+//! per-link congestion per level (spec §1, §6). It owns the simulation's configuration
+//! ([`SimConfig`]), its results ([`SimOutcome`], with [`LinkCongestionTotals`] for
+//! `--links`) and the walk itself ([`Simulation`]).
+//!
+//! The walk is the program's hot loop: it runs on flat per-worker scratch arrays that
+//! are sized once (a level's routes are one array with a fixed slot per pair) and
+//! neither allocates, logs nor fails once they have grown.
 //!
 //! Runs are independent: run i draws its randomness only from (seed, i), and every
 //! result is either an integer sum or stored per run, so the output does not depend on
@@ -28,13 +35,14 @@ pub struct SimConfig {
     pub orcs_compat: bool,
     /// Pattern parameters (commsize, part commsize).
     pub pattern_context: PatternContext,
-    /// Collect per-link statistics ([`LinkStats`]) whatever the metric.
+    /// Collect per-link statistics ([`LinkCongestionTotals`]) whatever the metric.
     pub links: bool,
 }
 
-/// Per directed edge statistics over all runs (`--links`).
+/// Per directed edge congestion totals over all runs (`--links`): the routes each edge
+/// carried, its largest congestion, and how often it was a run's bottleneck.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct LinkStats {
+pub struct LinkCongestionTotals {
     /// Routes simulated over the edge, summed over levels and runs (each route once).
     pub messages: Vec<u64>,
     /// Largest number of routes sharing the edge in one level of one run.
@@ -43,6 +51,38 @@ pub struct LinkStats {
     pub bottleneck_runs: Vec<u64>,
     /// Runs that had traffic (the denominator of the bottleneck share).
     pub runs_with_traffic: u64,
+}
+
+impl LinkCongestionTotals {
+    /// All zero for `num_edges` edges.
+    fn new(num_edges: usize) -> Self {
+        LinkCongestionTotals {
+            messages: vec![0; num_edges],
+            max_congestion: vec![0; num_edges],
+            bottleneck_runs: vec![0; num_edges],
+            runs_with_traffic: 0,
+        }
+    }
+
+    /// Adds the totals of other runs: counts summed, maxima kept.
+    fn add(&mut self, other: &LinkCongestionTotals) {
+        add_into(&mut self.messages, &other.messages);
+        add_into(&mut self.bottleneck_runs, &other.bottleneck_runs);
+        for (m, &n) in self.max_congestion.iter_mut().zip(&other.max_congestion) {
+            *m = (*m).max(n);
+        }
+        self.runs_with_traffic += other.runs_with_traffic;
+    }
+
+    /// Counts one route of a level whose edge loads are `load`.
+    #[inline]
+    fn add_route(&mut self, route: &[u32], load: &[u32]) {
+        for &e in route {
+            let e = e as usize;
+            self.messages[e] += 1;
+            self.max_congestion[e] = self.max_congestion[e].max(load[e]);
+        }
+    }
 }
 
 /// What a simulation produced, run by run and in total.
@@ -63,7 +103,7 @@ pub struct SimOutcome {
     /// Per edge, with get_cable_cong: the summed route count (ORCS-inflated in compat).
     pub cable: Vec<u64>,
     /// Per-link statistics, when asked for.
-    pub links: Option<LinkStats>,
+    pub links: Option<LinkCongestionTotals>,
 }
 
 impl SimOutcome {
@@ -87,120 +127,13 @@ impl SimOutcome {
             out.links = match (out.links.take(), p.links) {
                 (None, l) | (l, None) => l,
                 (Some(mut x), Some(y)) => {
-                    add_into(&mut x.messages, &y.messages);
-                    add_into(&mut x.bottleneck_runs, &y.bottleneck_runs);
-                    for (m, &n) in x.max_congestion.iter_mut().zip(&y.max_congestion) {
-                        *m = (*m).max(n);
-                    }
-                    x.runs_with_traffic += y.runs_with_traffic;
+                    x.add(&y);
                     Some(x)
                 }
             };
         }
         out
     }
-
-    /// The outcome as bytes (little-endian, lengths first) for sending to another
-    /// process; [`SimOutcome::from_bytes`] reads it back exactly (NaNs included).
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut b = Vec::new();
-        let u64s = |b: &mut Vec<u8>, v: &[u64]| {
-            b.extend_from_slice(&(v.len() as u64).to_le_bytes());
-            v.iter().for_each(|x| b.extend_from_slice(&x.to_le_bytes()));
-        };
-        b.extend_from_slice(&self.runs.to_le_bytes());
-        u64s(&mut b, &self.weight_hist);
-        u64s(
-            &mut b,
-            &self
-                .acc_band
-                .iter()
-                .map(|x| x.to_bits())
-                .collect::<Vec<_>>(),
-        );
-        u64s(&mut b, &self.sum_max_cong);
-        u64s(&mut b, &self.pairs);
-        u64s(&mut b, &self.dep_max_delay);
-        u64s(&mut b, &self.cable);
-        match &self.links {
-            None => b.push(0),
-            Some(l) => {
-                b.push(1);
-                u64s(&mut b, &l.messages);
-                u64s(
-                    &mut b,
-                    &l.max_congestion
-                        .iter()
-                        .map(|&x| x as u64)
-                        .collect::<Vec<_>>(),
-                );
-                u64s(&mut b, &l.bottleneck_runs);
-                b.extend_from_slice(&l.runs_with_traffic.to_le_bytes());
-            }
-        }
-        b
-    }
-
-    /// Reads [`SimOutcome::to_bytes`]; None for bytes it did not write.
-    pub fn from_bytes(bytes: &[u8]) -> Option<SimOutcome> {
-        let mut at = 0usize;
-        let runs = word_at(bytes, &mut at)?;
-        let weight_hist = list_at(bytes, &mut at)?;
-        let acc_band = list_at(bytes, &mut at)?
-            .into_iter()
-            .map(f64::from_bits)
-            .collect();
-        let sum_max_cong = list_at(bytes, &mut at)?;
-        let pairs = list_at(bytes, &mut at)?;
-        let dep_max_delay = list_at(bytes, &mut at)?;
-        let cable = list_at(bytes, &mut at)?;
-        let links = match bytes.get(at) {
-            Some(0) => None,
-            Some(1) => {
-                at += 1;
-                let messages = list_at(bytes, &mut at)?;
-                let max_congestion = list_at(bytes, &mut at)?
-                    .into_iter()
-                    .map(|x| u32::try_from(x).ok())
-                    .collect::<Option<Vec<u32>>>()?;
-                let bottleneck_runs = list_at(bytes, &mut at)?;
-                let runs_with_traffic = word_at(bytes, &mut at)?;
-                Some(LinkStats {
-                    messages,
-                    max_congestion,
-                    bottleneck_runs,
-                    runs_with_traffic,
-                })
-            }
-            _ => return None,
-        };
-        Some(SimOutcome {
-            runs,
-            weight_hist,
-            acc_band,
-            sum_max_cong,
-            pairs,
-            dep_max_delay,
-            cable,
-            links,
-        })
-    }
-}
-
-/// A little-endian u64 at `*at`.
-fn word_at(bytes: &[u8], at: &mut usize) -> Option<u64> {
-    let w = bytes.get(*at..*at + 8)?;
-    *at += 8;
-    Some(u64::from_le_bytes(w.try_into().ok()?))
-}
-
-/// A length-prefixed list of little-endian u64 at `*at`.
-fn list_at(bytes: &[u8], at: &mut usize) -> Option<Vec<u64>> {
-    let n = word_at(bytes, at)? as usize;
-    if n > bytes.len() / 8 {
-        return None;
-    }
-    (0..n).map(|_| word_at(bytes, at)).collect()
 }
 
 /// One prepared simulation. Build it once, then [`Simulation::run`].
@@ -225,10 +158,8 @@ struct Scratch {
     levels: Levels,
     /// Per edge: routes of the current level using it (all 0 between levels).
     load: Vec<u32>,
-    /// Edges of the current level's routes, pair i in `i * max_route_len..`.
-    route_edges: Vec<u32>,
-    /// Length of each pair's route.
-    route_lens: Vec<u32>,
+    /// The current level's routes.
+    routes: LevelRoutes,
     /// Host pairs of the lanes being walked.
     lane_pairs: Vec<(u32, u32)>,
     /// Weights of the current level's pairs.
@@ -242,19 +173,108 @@ struct Scratch {
     /// dep_max_delay (compat): whether a rank already sent / received in this level.
     sent: Vec<bool>,
     received: Vec<bool>,
-    /// --links: the current run's bottleneck edges (carrying `run_max`), deduplicated by
-    /// `mark[e] == generation`; the generation changes whenever the list restarts.
-    bottlenecks: Vec<u32>,
+    /// --links: the edges that carry the run's largest congestion.
+    bottlenecks: Bottlenecks,
+}
+
+/// The edges of one level's routes, flat: pair i's route is
+/// `edges[i * stride..][..lens[i]]`, with `stride` the longest route of the simulation,
+/// so a level's routes need no allocation per pair.
+struct LevelRoutes {
+    stride: usize,
+    edges: Vec<u32>,
+    lens: Vec<u32>,
+}
+
+impl LevelRoutes {
+    fn new(stride: usize) -> Self {
+        LevelRoutes {
+            stride,
+            edges: Vec::new(),
+            lens: Vec::new(),
+        }
+    }
+
+    /// Grows the buffers to hold `pairs` routes; they never shrink, so once a run has
+    /// seen its largest level nothing is allocated.
+    #[inline]
+    fn reserve(&mut self, pairs: usize) {
+        if self.edges.len() < pairs * self.stride {
+            self.edges.resize(pairs * self.stride, 0);
+        }
+        if self.lens.len() < pairs {
+            self.lens.resize(pairs, 0);
+        }
+    }
+
+    /// The edges of pair `i`'s route.
+    #[inline]
+    fn route(&self, i: usize) -> &[u32] {
+        let start = i * self.stride;
+        &self.edges[start..start + self.lens[i] as usize]
+    }
+}
+
+/// --links: the current run's bottleneck edges (those carrying `run_max`), deduplicated
+/// by `mark[e] == generation`; the generation changes whenever the list restarts, so the
+/// marks never need clearing.
+struct Bottlenecks {
+    edges: Vec<u32>,
     run_max: u32,
     mark: Vec<u64>,
     generation: u64,
+}
+
+impl Bottlenecks {
+    /// Empty, with marks for `num_edges` edges (none when per-link statistics are off).
+    fn new(num_edges: usize) -> Self {
+        Bottlenecks {
+            edges: Vec::new(),
+            run_max: 0,
+            mark: vec![0; num_edges],
+            generation: 0,
+        }
+    }
+
+    /// Forgets the previous run.
+    fn start_run(&mut self) {
+        self.run_max = 0;
+        self.edges.clear();
+        self.generation += 1;
+    }
+
+    /// Records the edges at `level_max` when the level reaches the run's largest
+    /// congestion so far (restarting the list when it exceeds it). The edges at the
+    /// maximum lie on the routes of maximal weight, so only those are scanned.
+    #[inline]
+    fn note_level(&mut self, level_max: u32, weights: &[u32], routes: &LevelRoutes, load: &[u32]) {
+        if level_max == 0 || level_max < self.run_max {
+            return;
+        }
+        if level_max > self.run_max {
+            self.run_max = level_max;
+            self.edges.clear();
+            self.generation += 1;
+        }
+        for (i, &w) in weights.iter().enumerate() {
+            if w != level_max {
+                continue;
+            }
+            for &e in routes.route(i) {
+                if load[e as usize] == level_max && self.mark[e as usize] != self.generation {
+                    self.mark[e as usize] = self.generation;
+                    self.edges.push(e);
+                }
+            }
+        }
+    }
 }
 
 /// Totals of one chunk of runs.
 struct ChunkTotals {
     weight_hist: Vec<u64>,
     cable: Vec<u64>,
-    links: Option<LinkStats>,
+    links: Option<LinkCongestionTotals>,
 }
 
 /// Values of one run.
@@ -299,11 +319,8 @@ impl<'a> Simulation<'a> {
             levels
         });
         let ctx = &config.pattern_context;
-        let dep_rank_bound = if config.orcs_compat
-            || matches!(
-                pattern,
-                crate::workload::pattern::Pattern::PtrnVsPtrn { .. }
-            ) {
+        let dep_rank_bound = if config.orcs_compat || matches!(pattern, Pattern::PtrnVsPtrn { .. })
+        {
             ctx.part_commsize
         } else {
             ctx.commsize
@@ -356,12 +373,7 @@ impl<'a> Simulation<'a> {
         let new_totals = || ChunkTotals {
             weight_hist: Vec::new(),
             cable: vec![0; if cable_on { self.num_edges } else { 0 }],
-            links: self.config.links.then(|| LinkStats {
-                messages: vec![0; self.num_edges],
-                max_congestion: vec![0; self.num_edges],
-                bottleneck_runs: vec![0; self.num_edges],
-                runs_with_traffic: 0,
-            }),
+            links: (self.config.links).then(|| LinkCongestionTotals::new(self.num_edges)),
         };
         // Slots of one chunk of runs in each per-run array.
         let delay_chunks: Vec<&mut [u64]> = if want_delay {
@@ -400,12 +412,7 @@ impl<'a> Simulation<'a> {
                 add_into(&mut a.weight_hist, &b.weight_hist);
                 add_into(&mut a.cable, &b.cable);
                 if let (Some(x), Some(y)) = (&mut a.links, &b.links) {
-                    add_into(&mut x.messages, &y.messages);
-                    add_into(&mut x.bottleneck_runs, &y.bottleneck_runs);
-                    for (m, &n) in x.max_congestion.iter_mut().zip(&y.max_congestion) {
-                        *m = (*m).max(n);
-                    }
-                    x.runs_with_traffic += y.runs_with_traffic;
+                    x.add(y);
                 }
                 a
             });
@@ -421,8 +428,7 @@ impl<'a> Simulation<'a> {
             ranks: Vec::with_capacity(n),
             levels: Levels::new(),
             load: vec![0; self.num_edges],
-            route_edges: Vec::new(),
-            route_lens: Vec::new(),
+            routes: LevelRoutes::new(self.max_route_len),
             lane_pairs: Vec::with_capacity(LANES),
             weights: Vec::new(),
             run_hist: Vec::new(),
@@ -430,10 +436,7 @@ impl<'a> Simulation<'a> {
             cur_finish: vec![0; n],
             sent: vec![false; n],
             received: vec![false; n],
-            bottlenecks: Vec::new(),
-            run_max: 0,
-            mark: vec![0; if self.config.links { self.num_edges } else { 0 }],
-            generation: 0,
+            bottlenecks: Bottlenecks::new(if self.config.links { self.num_edges } else { 0 }),
         }
     }
 
@@ -480,9 +483,7 @@ impl<'a> Simulation<'a> {
         }
         let mut sum_max = 0u64;
         let mut delay = 0u64;
-        s.run_max = 0;
-        s.bottlenecks.clear();
-        s.generation += 1;
+        s.bottlenecks.start_run();
         for l in self.simulated_levels(levels) {
             let pairs = levels.level(l);
             if pairs.is_empty() {
@@ -496,9 +497,9 @@ impl<'a> Simulation<'a> {
         }
         s.levels = generated;
         if let Some(links) = &mut totals.links {
-            if s.run_max > 0 {
+            if s.bottlenecks.run_max > 0 {
                 links.runs_with_traffic += 1;
-                for &e in &s.bottlenecks {
+                for &e in &s.bottlenecks.edges {
                     links.bottleneck_runs[e as usize] += 1;
                 }
             }
@@ -512,36 +513,42 @@ impl<'a> Simulation<'a> {
         }
     }
 
-    /// Routes one level's pairs, fills `s.weights` and the run histogram, and returns the
+    /// Routes one level's pairs, fills `s.weights` and the run histogram, adds the
+    /// level to the cable counts and per-link totals that are collected, and returns the
     /// level's largest weight. O(pairs × hops).
     fn simulate_level(
         &self,
         pairs: &[(u32, u32)],
         s: &mut Scratch,
         cable: &mut [u64],
-        links: &mut Option<LinkStats>,
+        links: &mut Option<LinkCongestionTotals>,
     ) -> u32 {
+        s.routes.reserve(pairs.len());
+        self.walk_level(pairs, s);
+        let level_max = self.weigh_level(pairs.len(), s, cable, links);
+        if links.is_some() {
+            (s.bottlenecks).note_level(level_max, &s.weights, &s.routes, &s.load);
+        }
+        for i in 0..pairs.len() {
+            for &e in s.routes.route(i) {
+                s.load[e as usize] = 0;
+            }
+        }
+        level_max
+    }
+
+    /// Walks the routes of `pairs` (rank pairs, mapped to hosts by `s.ranks`) [`LANES`] at
+    /// a time into `s.routes`, counting every edge's routes in `s.load`.
+    #[inline]
+    fn walk_level(&self, pairs: &[(u32, u32)], s: &mut Scratch) {
         let Scratch {
             ranks,
             load,
-            route_edges,
-            route_lens,
+            routes,
             lane_pairs,
-            weights,
-            run_hist,
-            bottlenecks,
-            run_max,
-            mark,
-            generation,
             ..
         } = s;
-        let stride = self.max_route_len;
-        if route_edges.len() < pairs.len() * stride {
-            route_edges.resize(pairs.len() * stride, 0);
-        }
-        if route_lens.len() < pairs.len() {
-            route_lens.resize(pairs.len(), 0);
-        }
+        let stride = routes.stride;
         for (c, chunk) in pairs.chunks(LANES).enumerate() {
             lane_pairs.clear();
             lane_pairs.extend(
@@ -552,18 +559,37 @@ impl<'a> Simulation<'a> {
             let first = c * LANES;
             self.router.walk_interleaved(
                 lane_pairs,
-                &mut route_edges[first * stride..],
+                &mut routes.edges[first * stride..],
                 stride,
-                &mut route_lens[first..],
+                &mut routes.lens[first..],
                 |e| load[e as usize] += 1,
             );
         }
-        let route_of = |i: usize| &route_edges[i * stride..i * stride + route_lens[i] as usize];
+    }
+
+    /// Weighs the `pairs` routes in `s.routes` by their most loaded edge into
+    /// `s.weights` and the run histogram, and adds them to the cable counts (when
+    /// collected) and the per-link totals (when asked for). Returns the largest weight.
+    #[inline]
+    fn weigh_level(
+        &self,
+        pairs: usize,
+        s: &mut Scratch,
+        cable: &mut [u64],
+        links: &mut Option<LinkCongestionTotals>,
+    ) -> u32 {
+        let Scratch {
+            load,
+            routes,
+            weights,
+            run_hist,
+            ..
+        } = s;
         weights.clear();
         let mut level_max = 0u32;
-        let m = pairs.len() as u64;
-        for i in 0..pairs.len() {
-            let route = route_of(i);
+        let m = pairs as u64;
+        for i in 0..pairs {
+            let route = routes.route(i);
             let w = route.iter().map(|&e| load[e as usize]).max().unwrap_or(0);
             weights.push(w);
             level_max = level_max.max(w);
@@ -584,35 +610,7 @@ impl<'a> Simulation<'a> {
                 }
             }
             if let Some(links) = links.as_mut() {
-                for &e in route {
-                    let e = e as usize;
-                    links.messages[e] += 1;
-                    links.max_congestion[e] = links.max_congestion[e].max(load[e]);
-                }
-            }
-        }
-        if links.is_some() && level_max > 0 && level_max >= *run_max {
-            if level_max > *run_max {
-                *run_max = level_max;
-                bottlenecks.clear();
-                *generation += 1;
-            }
-            // The edges at the maximum lie on the routes of maximal weight.
-            for (i, &w) in weights.iter().enumerate() {
-                if w != level_max {
-                    continue;
-                }
-                for &e in route_of(i) {
-                    if load[e as usize] == level_max && mark[e as usize] != *generation {
-                        mark[e as usize] = *generation;
-                        bottlenecks.push(e);
-                    }
-                }
-            }
-        }
-        for i in 0..pairs.len() {
-            for &e in route_of(i) {
-                load[e as usize] = 0;
+                links.add_route(route, load);
             }
         }
         level_max

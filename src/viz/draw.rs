@@ -5,6 +5,7 @@
 //! license, see `assets/`), so images come out the same on a machine without fontconfig
 //! or any installed font.
 
+use crate::viz::error::VizError;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::{register_font, FontStyle};
@@ -50,27 +51,17 @@ impl ImageFormat {
     }
 }
 
-/// Why a figure could not be drawn.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DrawError(pub String);
-
-impl fmt::Display for DrawError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "cannot draw the figure: {}", self.0)
+/// Turns a plotters error into [`VizError::Draw`], keeping its report.
+pub(crate) fn draw_err<E: fmt::Debug>(e: E) -> VizError {
+    VizError::Draw {
+        detail: format!("{e:?}"),
     }
-}
-
-impl std::error::Error for DrawError {}
-
-/// Turns any plotters error into a [`DrawError`].
-pub fn draw_err<E: fmt::Debug>(e: E) -> DrawError {
-    DrawError(format!("{e:?}"))
 }
 
 /// Something that draws itself on any plotters backend.
 pub trait Figure {
     /// Draws the whole figure on `area` (already cleared to white).
-    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), DrawError>;
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), VizError>;
 }
 
 /// Renders `figure` as `format` bytes of `width` × `height` pixels.
@@ -79,7 +70,7 @@ pub fn render<F: Figure>(
     format: ImageFormat,
     width: u32,
     height: u32,
-) -> Result<Vec<u8>, DrawError> {
+) -> Result<Vec<u8>, VizError> {
     register_embedded_font();
     match format {
         ImageFormat::Svg => {
@@ -107,14 +98,14 @@ pub fn render<F: Figure>(
 }
 
 /// PNG bytes of an RGB buffer.
-fn encode_png(rgb: &[u8], width: u32, height: u32) -> Result<Vec<u8>, DrawError> {
+fn encode_png(rgb: &[u8], width: u32, height: u32) -> Result<Vec<u8>, VizError> {
     let mut out = Vec::new();
     {
         let mut encoder = png::Encoder::new(&mut out, width, height);
         encoder.set_color(png::ColorType::Rgb);
         encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header().map_err(draw_err)?;
-        writer.write_image_data(rgb).map_err(draw_err)?;
+        let mut writer = encoder.write_header().map_err(VizError::EncodePng)?;
+        writer.write_image_data(rgb).map_err(VizError::EncodePng)?;
     }
     Ok(out)
 }
@@ -161,7 +152,7 @@ mod tests {
 
     struct Text;
     impl Figure for Text {
-        fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+        fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), VizError> {
             area.draw_text("orcs 0.25", &(FONT, 20).into_font().color(&BLACK), (5, 5))
                 .map_err(draw_err)
         }

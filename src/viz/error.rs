@@ -1,8 +1,8 @@
-//! Why a picture cannot be made from its input: the input cannot be read or holds no
-//! congestion, Graphviz cannot run, or drawing fails.
+//! Why a picture cannot be made: the input cannot be read or holds no congestion,
+//! Graphviz cannot run, or the drawing or its encoding fails. The one error type of
+//! [`crate::viz`].
 
 use crate::error::LocatedError;
-use crate::viz::draw::DrawError;
 use std::path::PathBuf;
 
 /// Every failure of the pictures' inputs and renderers.
@@ -41,10 +41,18 @@ pub enum VizError {
         /// What it printed on standard error.
         stderr: String,
     },
-    /// Waiting for Graphviz failed.
+    /// Waiting for Graphviz's picture failed.
     #[error(transparent)]
-    Io(#[from] std::io::Error),
-    /// Drawing failed.
-    #[error(transparent)]
-    Draw(#[from] DrawError),
+    Wait(std::io::Error),
+    /// plotters could not draw part of a figure on its backend (an SVG string or an RGB
+    /// buffer). plotters' error types are generic over the backend, so what it reported
+    /// is kept as text.
+    #[error("cannot draw the figure: {detail}")]
+    Draw {
+        /// plotters' report.
+        detail: String,
+    },
+    /// The drawn figure could not be encoded as PNG.
+    #[error("cannot draw the figure: {0:?}")]
+    EncodePng(png::EncodingError),
 }

@@ -1,11 +1,160 @@
-//! Laying out and drawing a map with Graphviz (`dot` or `neato`), run as a program: it
-//! reads the map as dot on standard input and writes the picture on standard output.
+//! Congestion maps through Graphviz: the map written as a dot document
+//! ([`graphviz_source`]) for the program that suits its layout ([`graphviz_program`]:
+//! `dot` or `neato`), and that program run to lay the document out and draw it
+//! ([`render`]): it reads dot on standard input and writes the picture on standard
+//! output.
 
+use crate::fabric::write::dot_id;
+use crate::report::congestion_color;
 use crate::viz::draw::ImageFormat;
 use crate::viz::error::VizError;
+use crate::viz::map::{hottest, levels, pick_layout, visible_cables, CongestionGraph, Layout};
+use crate::viz::map::{Cable, MapOptions};
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+
+/// The Graphviz program for the automatic layout: `"dot"` when [`pick_layout`] says
+/// layered, `"neato"` otherwise (a caller forcing [`MapOptions::layout`] picks its own).
+pub fn graphviz_program(graph: &CongestionGraph) -> &'static str {
+    match pick_layout(graph) {
+        Layout::Layered => "dot",
+        Layout::Force => "neato",
+    }
+}
+
+/// The map as an undirected dot document for `dot` or `neato` (see [`graphviz_program`]):
+/// one edge per cable, coolest first, with `get_cable_cong`'s `color="h s v"` of the
+/// larger direction for cables with traffic (light grey for unused ones), `penwidth`
+/// 1 + 5·value, the N hottest labelled with their value; hosts as points (hidden with
+/// `switches_only`); for the layered layout, levels as `rank=same` groups with the hosts
+/// at the bottom. O(nodes + cables log cables).
+pub fn graphviz_source(graph: &CongestionGraph, options: &MapOptions) -> String {
+    let kind = options.layout.unwrap_or_else(|| pick_layout(graph));
+    let shown: Vec<Option<(f64, f64)>> = (0..graph.num_nodes() as u32)
+        .map(|v| (!(options.switches_only && graph.host(v))).then_some((0.0, 0.0)))
+        .collect();
+    let level = levels(graph, &graph.adjacency());
+    let mut s = String::from("graph congestion_map {\n");
+    write_graph_attributes(&mut s, graph, options, kind);
+    write_nodes(&mut s, graph, &shown);
+    if kind == Layout::Layered {
+        write_levels(&mut s, graph, &shown, &level);
+    }
+    let cables = visible_cables(graph, &shown);
+    let mut labelled = vec![false; cables.len()];
+    for i in hottest(&cables, options.top_labels) {
+        labelled[i] = true;
+    }
+    for (c, &label) in cables.iter().zip(&labelled) {
+        write_cable(&mut s, graph, &level, c, label);
+    }
+    s.push_str("}\n");
+    s
+}
+
+/// The graph's caption (title and color scale with the largest count) and the layout's
+/// settings, then the default node style (switches as dark boxes).
+fn write_graph_attributes(
+    s: &mut String,
+    graph: &CongestionGraph,
+    options: &MapOptions,
+    kind: Layout,
+) {
+    let max = graph.edges.iter().map(|e| e.count).max().unwrap_or(0);
+    let title = options
+        .title
+        .as_deref()
+        .map_or(String::new(), |t| format!("{t}\\n"));
+    let label = format!("{title}color: scaled congestion 0 (green) to 1 (red) = count {max}");
+    let _ = writeln!(
+        s,
+        "  graph [label={}, labelloc=t, outputorder=edgesfirst];",
+        dot_id(&label)
+    );
+    if kind == Layout::Layered {
+        s.push_str("  graph [rankdir=BT, splines=line, ranksep=1.2];\n");
+    } else {
+        s.push_str("  graph [overlap=false];\n");
+    }
+    s.push_str(
+        "  node [shape=box, style=filled, fillcolor=\"#3c3c5a\", fontcolor=white, fontsize=10];\n",
+    );
+}
+
+/// One statement per shown node, hosts as small points.
+fn write_nodes(s: &mut String, graph: &CongestionGraph, shown: &[Option<(f64, f64)>]) {
+    for (v, name) in graph.names.iter().enumerate() {
+        if shown[v].is_some() {
+            let extra = if graph.host(v as u32) {
+                " [shape=point, width=0.06, fillcolor=\"#6e82a0\"]"
+            } else {
+                ""
+            };
+            let _ = writeln!(s, "  {}{extra};", dot_id(name));
+        }
+    }
+}
+
+/// The layered layout's levels as `rank=same` groups, lowest level (the hosts) first.
+fn write_levels(
+    s: &mut String,
+    graph: &CongestionGraph,
+    shown: &[Option<(f64, f64)>],
+    level: &[u32],
+) {
+    let mut by_level: Vec<(u32, usize)> = (0..graph.num_nodes())
+        .filter(|&v| shown[v].is_some())
+        .map(|v| (level[v], v))
+        .collect();
+    by_level.sort_unstable();
+    for group in by_level.chunk_by(|a, b| a.0 == b.0) {
+        let names: Vec<String> = group
+            .iter()
+            .map(|&(_, v)| dot_id(&graph.names[v]))
+            .collect();
+        let _ = writeln!(
+            s,
+            "  subgraph level_{} {{ rank=same; {}; }}",
+            group[0].0,
+            names.join("; ")
+        );
+    }
+}
+
+/// One cable as an edge from its lower-level end: color, width, value, a tooltip with
+/// its ports and count, and its value as label when `labelled`.
+fn write_cable(s: &mut String, graph: &CongestionGraph, level: &[u32], c: &Cable, labelled: bool) {
+    let (mut a, mut b) = (c.a as usize, c.b as usize);
+    if level[a] > level[b] {
+        (a, b) = (b, a);
+    }
+    let color = if c.count == 0 {
+        "0.000000 0.000000 0.800000".to_string()
+    } else {
+        congestion_color(c.value)
+    };
+    let keys: Vec<&str> = (c.edges.iter().flatten())
+        .filter_map(|&e| graph.edges[e].label.as_deref())
+        .collect();
+    let (ta, tb) = (&graph.names[a], &graph.names[b]);
+    let tip = format!("{ta} -- {tb} [{}]: count {}", keys.join(", "), c.count);
+    let _ = write!(
+        s,
+        "  {} -- {} [color={}, penwidth={:.3}, congestion=\"{:.6}\", tooltip={}",
+        dot_id(&graph.names[a]),
+        dot_id(&graph.names[b]),
+        dot_id(&color),
+        1.0 + 5.0 * c.value as f64,
+        c.value,
+        dot_id(&tip),
+    );
+    if labelled {
+        let _ = write!(s, ", label=\"{:.3}\", fontsize=10", c.value);
+    }
+    s.push_str("];\n");
+}
 
 /// The first executable called `name` on the PATH, if Graphviz is installed.
 pub fn find_program(name: &str) -> Option<PathBuf> {
@@ -37,7 +186,7 @@ pub fn render(program: &Path, source: &str, format: ImageFormat) -> Result<Vec<u
     let mut stdin = child.stdin.take().ok_or(VizError::Stdin)?;
     let text = source.to_string();
     let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
-    let output = child.wait_with_output()?;
+    let output = child.wait_with_output().map_err(VizError::Wait)?;
     let _ = writer.join();
     if !output.status.success() {
         return Err(VizError::Failed {
@@ -51,6 +200,7 @@ pub fn render(program: &Path, source: &str, format: ImageFormat) -> Result<Vec<u
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::viz::map::fixtures::{dot_view, graph, ring, tree, with};
 
     #[test]
     fn a_missing_program_is_named() {
@@ -60,5 +210,47 @@ mod tests {
             e.to_string().starts_with("cannot run /nonexistent/dot"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn layered_maps_go_to_dot_and_others_to_neato() {
+        assert_eq!(graphviz_program(&tree()), "dot");
+        assert_eq!(graphviz_program(&ring()), "neato");
+    }
+
+    #[test]
+    fn graphviz_source_parses_with_monotone_colors() {
+        let names: Vec<String> = (0..8).map(|i| format!("S{i}")).collect();
+        let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+        let g = graph(
+            &names,
+            &(0..8)
+                .map(|i| (i, (i + 1) % 8, i as u64 * 3, 1))
+                .collect::<Vec<_>>(),
+        );
+        let options = MapOptions {
+            top_labels: 3,
+            title: Some("a \"ring\"".into()),
+            ..Default::default()
+        };
+        let text = graphviz_source(&g, &options);
+        let (mut edges, nodes) = dot_view(&text);
+        assert_eq!((edges.len(), nodes.len()), (8, 8), "{text}");
+        assert_eq!(text.matches("label=\"").count(), 1 + 3, "{text}");
+        edges.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let hue = |c: &str| c.split(' ').next().unwrap().parse::<f64>().unwrap();
+        for pair in edges.windows(2) {
+            assert!(
+                pair[0].0 < pair[1].0 && hue(&pair[0].1) > hue(&pair[1].1),
+                "{pair:?}"
+            );
+        }
+        assert_eq!(edges[7].1, congestion_color(1.0));
+        let text = graphviz_source(&tree(), &with(&options, |o| o.switches_only = true));
+        let (edges, nodes) = dot_view(&text);
+        assert_eq!((edges.len(), nodes.len()), (4, 4), "{text}");
+        assert!(nodes.iter().all(|n| !n.starts_with('H')), "{text}");
+        assert!(text.contains("rank=same") && text.contains("rankdir=BT"));
+        assert_eq!(dot_view(&graphviz_source(&tree(), &options)).1.len(), 8);
     }
 }

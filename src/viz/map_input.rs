@@ -1,11 +1,13 @@
-//! The input of `orcs map`: a get_cable_cong result as JSON (`--format json`) or as the
-//! dot map written with `-o`, told apart by content.
+//! The input of a congestion map: a get_cable_cong result as JSON (`--format json`) or
+//! as the dot map written with `-o`, told apart by content (`orcs map`), or a result
+//! already read (`orcs report`).
 
 use crate::error::LocatedError;
 use crate::fabric::{load_routed_fabric_from, read_input, NONE};
+use crate::report::results::ResultDoc;
 use crate::viz::error::VizError;
-use crate::viz::html::graph_of;
 use crate::viz::map::{CongestionGraph, MapEdge};
+use rustc_hash::FxHashMap;
 use std::io::{BufRead, Read};
 
 /// The congestion graph of a JSON result, or of a dot map written by get_cable_cong
@@ -81,5 +83,38 @@ fn dot_map_graph(input: impl BufRead, path: &str) -> Result<CongestionGraph, Viz
             .map(|v| fabric.host_of_node[v] != NONE)
             .collect(),
         edges,
+    })
+}
+
+/// The congestion map input of a result with per-edge counts: nodes in order of first
+/// appearance along the edge list, hosts by ORCS's naming rule (names starting with `H`).
+pub(crate) fn graph_of(doc: &ResultDoc) -> Option<CongestionGraph> {
+    let cables = doc.cable_congestion.as_ref()?;
+    let mut ids: FxHashMap<&str, u32> = FxHashMap::default();
+    let mut names: Vec<String> = Vec::new();
+    let mut edges = Vec::with_capacity(cables.len());
+    for c in cables {
+        let tail = intern(&mut ids, &mut names, &c.tail);
+        let head = intern(&mut ids, &mut names, &c.head);
+        edges.push(MapEdge {
+            tail,
+            head,
+            count: c.count,
+            label: c.key.clone(),
+        });
+    }
+    let is_host = names.iter().map(|n| n.starts_with('H')).collect();
+    Some(CongestionGraph {
+        names,
+        is_host,
+        edges,
+    })
+}
+
+/// The id of `name`, numbering new names in order of appearance.
+fn intern<'a>(ids: &mut FxHashMap<&'a str, u32>, names: &mut Vec<String>, name: &'a str) -> u32 {
+    *ids.entry(name).or_insert_with(|| {
+        names.push(name.to_string());
+        names.len() as u32 - 1
     })
 }

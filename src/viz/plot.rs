@@ -4,7 +4,8 @@
 
 use crate::engine::metric::MetricKind;
 use crate::report::results::ResultDoc;
-use crate::viz::draw::{draw_err, render, DrawError, Figure, ImageFormat, FONT};
+use crate::viz::draw::{draw_err, render, Figure, ImageFormat, FONT};
+use crate::viz::error::VizError;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -266,7 +267,7 @@ fn fill_bins(bounds: &[(f64, f64)], values: impl Iterator<Item = f64>) -> Vec<Bi
 }
 
 /// Renders `plot` as `format` bytes of [`PLOT_SIZE`].
-pub fn render_plot(plot: &HistogramPlot, format: ImageFormat) -> Result<Vec<u8>, DrawError> {
+pub fn render_plot(plot: &HistogramPlot, format: ImageFormat) -> Result<Vec<u8>, VizError> {
     render(plot, format, PLOT_SIZE.0, PLOT_SIZE.1)
 }
 
@@ -280,7 +281,7 @@ fn number(x: f64) -> String {
 }
 
 impl Figure for HistogramPlot {
-    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), VizError> {
         let bins = || self.series.iter().flat_map(|s| s.bins.iter());
         // The x range covers the populated bins (ORCS's acc_band bins span [0, 1] but a
         // run's values fill a few of them), widened by a tenth on each side.

@@ -5,7 +5,8 @@
 use crate::queueing::sweep::{short_number, Axis, Point};
 use crate::queueing::Architecture;
 use crate::report::queue::Context;
-use crate::viz::draw::{draw_err, render, DrawError, Figure, ImageFormat, FONT};
+use crate::viz::draw::{draw_err, render, Figure, ImageFormat, FONT};
+use crate::viz::error::VizError;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
@@ -125,7 +126,7 @@ pub fn latency_plot(ctx: &Context, points: &[Point]) -> Option<LatencyPlot> {
 }
 
 /// Renders `plot` as `format` bytes of [`PLOT_SIZE`].
-pub fn render_latency_plot(plot: &LatencyPlot, format: ImageFormat) -> Result<Vec<u8>, DrawError> {
+pub fn render_latency_plot(plot: &LatencyPlot, format: ImageFormat) -> Result<Vec<u8>, VizError> {
     render(plot, format, PLOT_SIZE.0, PLOT_SIZE.1)
 }
 
@@ -180,7 +181,7 @@ impl LatencyPlot {
         &self,
         chart: &mut Chart<'a, DB>,
         x_range: (f64, f64),
-    ) -> Result<(), DrawError> {
+    ) -> Result<(), VizError> {
         let log2 = self.log2_x;
         let x_format = move |x: &f64| {
             if log2 {
@@ -218,7 +219,7 @@ impl LatencyPlot {
     fn draw_legend<'a, DB: DrawingBackend + 'a>(
         &self,
         chart: &mut Chart<'a, DB>,
-    ) -> Result<(), DrawError> {
+    ) -> Result<(), VizError> {
         if let Some(conf) = self.confidence {
             let bar = BLACK.stroke_width(2);
             chart
@@ -242,7 +243,7 @@ impl LatencyPlot {
 }
 
 impl Figure for LatencyPlot {
-    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), DrawError> {
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), VizError> {
         let ((x_lo, x_hi), (y_lo, y_hi)) = self.ranges();
         let mut chart = ChartBuilder::on(area)
             .caption(&self.title, (FONT, 17))
@@ -264,7 +265,7 @@ impl Figure for LatencyPlot {
 fn draw_series<'a, DB: DrawingBackend + 'a>(
     chart: &mut Chart<'a, DB>,
     s: &LatencySeries,
-) -> Result<(), DrawError> {
+) -> Result<(), VizError> {
     let color = PALETTE[s.color % PALETTE.len()];
     let style = color.stroke_width(2);
     if s.dashed {

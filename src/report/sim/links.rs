@@ -1,7 +1,7 @@
 //! The `--links` table of a simulation: one CSV row per directed edge with what the
 //! route check and the runs recorded about it.
 
-use crate::engine::unit::LinkStats;
+use crate::engine::unit::LinkCongestionTotals;
 use crate::fabric::Fabric;
 use crate::report::csv_field;
 use std::fmt::Write as _;
@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 /// carried over all levels and runs), `max_congestion` (most routes sharing it in one
 /// level), `bottleneck_runs` and `bottleneck_share` (runs in which it carried the run's
 /// largest congestion, and their share of the runs with traffic). O(edges).
-pub fn links_csv(fabric: &Fabric, routes: &[u64], links: &LinkStats) -> String {
+pub fn links_csv(fabric: &Fabric, routes: &[u64], links: &LinkCongestionTotals) -> String {
     let mut s = String::from(
         "edge_id,tail,head,key,routes,messages,max_congestion,bottleneck_runs,bottleneck_share\n",
     );

@@ -4,8 +4,8 @@
 use crate::cli::map::{MapPlan, Renderer};
 use crate::output::write_whole;
 use anyhow::{Context, Result};
-use orcs::viz::graphviz::{find_program, render};
-use orcs::viz::map::{graphviz_program, graphviz_source, render_map, MapOptions};
+use orcs::viz::graphviz::{find_program, graphviz_program, graphviz_source, render};
+use orcs::viz::map::{render_map, MapOptions};
 use orcs::viz::map_input::read_congestion_graph;
 use std::path::Path;
 use std::process::ExitCode;

@@ -1,0 +1,170 @@
+//! The map's input model: a [`CongestionGraph`] of nodes and directed edges with
+//! congestion counts, however they were obtained (a simulation, a JSON result, a
+//! `get_cable_cong` dot map), and its [`Cable`]s, the two directions of a link paired up
+//! as the map draws them.
+
+use crate::fabric::{Fabric, NONE};
+use crate::engine::metric::scaled_congestion;
+
+/// One directed edge's congestion, the map's input (independent of how it was obtained:
+/// a simulation, a JSON result, or a `get_cable_cong` dot file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MapEdge {
+    /// Tail node (index into [`CongestionGraph::names`]).
+    pub tail: u32,
+    /// Head node.
+    pub head: u32,
+    /// Summed congestion of the edge (as in `get_cable_cong`).
+    pub count: u64,
+    /// The edge's port key, if any (shown in Graphviz tooltips).
+    pub label: Option<String>,
+}
+
+/// Nodes and directed edges with congestion counts. Edges whose endpoints are not below
+/// `names.len()` are not drawn (their counts still enter the scale, as in
+/// [`CongestionGraph::scaled`]); a node missing from `is_host` is a switch.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CongestionGraph {
+    /// Node names.
+    pub names: Vec<String>,
+    /// Per node: true for hosts.
+    pub is_host: Vec<bool>,
+    /// The directed edges.
+    pub edges: Vec<MapEdge>,
+}
+
+/// One cable: the directed edges `a → b` and `b → a` paired up (the i-th edge one way
+/// with the i-th the other way, so parallel cables stay apart).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cable {
+    /// Lower endpoint.
+    pub a: u32,
+    /// Higher endpoint (equal to `a` for a self-loop).
+    pub b: u32,
+    /// Indices into [`CongestionGraph::edges`] of `a → b` and `b → a`, where present.
+    pub edges: [Option<usize>; 2],
+    /// The larger count of the two directions.
+    pub count: u64,
+    /// The larger scaled congestion of the two directions.
+    pub value: f32,
+}
+
+impl CongestionGraph {
+    /// The graph of `fabric` with `cable[e]` as the count of edge `e` (missing counts are
+    /// 0, extra ones are ignored). O(nodes + edges).
+    pub fn from_fabric(fabric: &Fabric, cable: &[u64]) -> Self {
+        let edges = (0..fabric.num_edges())
+            .map(|e| MapEdge {
+                tail: fabric.edge_tail[e],
+                head: fabric.edge_head[e],
+                count: cable.get(e).copied().unwrap_or(0),
+                label: fabric.edge_keys.get(e).cloned().flatten(),
+            })
+            .collect();
+        CongestionGraph {
+            names: fabric.node_names.clone(),
+            is_host: (0..fabric.num_nodes())
+                .map(|v| fabric.host_of_node.get(v).is_some_and(|&h| h != NONE))
+                .collect(),
+            edges,
+        }
+    }
+
+    /// Scaled values exactly as `get_cable_cong`: count / max count (0 when all are 0),
+    /// one per edge. O(edges).
+    pub fn scaled(&self) -> Vec<f32> {
+        scaled_congestion(&self.edges.iter().map(|e| e.count).collect::<Vec<_>>())
+    }
+
+    /// Number of nodes.
+    pub fn num_nodes(&self) -> usize {
+        self.names.len()
+    }
+
+    /// True if `node` is a host.
+    pub fn host(&self, node: u32) -> bool {
+        self.is_host.get(node as usize).copied().unwrap_or(false)
+    }
+
+    /// The cables (edges with valid endpoints, the two directions paired), ordered by
+    /// endpoints then edge index. O(edges log edges).
+    pub fn cables(&self) -> Vec<Cable> {
+        let n = self.num_nodes() as u32;
+        let scaled = self.scaled();
+        let mut ids: Vec<(u32, u32, bool, usize)> = (self.edges.iter().enumerate())
+            .filter(|(_, e)| e.tail < n && e.head < n)
+            .map(|(i, e)| (e.tail.min(e.head), e.tail.max(e.head), e.tail > e.head, i))
+            .collect();
+        ids.sort_unstable();
+        let mut cables = Vec::new();
+        for group in ids.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)) {
+            let fwd: Vec<usize> = group.iter().filter(|g| !g.2).map(|g| g.3).collect();
+            let bwd: Vec<usize> = group.iter().filter(|g| g.2).map(|g| g.3).collect();
+            for i in 0..fwd.len().max(bwd.len()) {
+                let pair = [fwd.get(i).copied(), bwd.get(i).copied()];
+                let dirs = pair.iter().flatten();
+                cables.push(Cable {
+                    a: group[0].0,
+                    b: group[0].1,
+                    edges: pair,
+                    count: dirs
+                        .clone()
+                        .map(|&e| self.edges[e].count)
+                        .max()
+                        .unwrap_or(0),
+                    value: dirs.map(|&e| scaled[e]).fold(0.0, f32::max),
+                });
+            }
+        }
+        cables
+    }
+
+    /// Sorted, deduplicated neighbour lists without self-loops. O(edges log edges).
+    pub(crate) fn adjacency(&self) -> Vec<Vec<u32>> {
+        let n = self.num_nodes();
+        let mut adj = vec![Vec::new(); n];
+        for e in &self.edges {
+            let (t, h) = (e.tail as usize, e.head as usize);
+            if t < n && h < n && t != h {
+                adj[t].push(e.head);
+                adj[h].push(e.tail);
+            }
+        }
+        for list in &mut adj {
+            list.sort_unstable();
+            list.dedup();
+        }
+        adj
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::topology::generate;
+    use crate::viz::map::fixtures::graph;
+
+    #[test]
+    fn scaled_values_and_cables_follow_the_counts() {
+        let g = graph(&["S0", "S1", "S2"], &[(0, 1, 0, 2), (1, 2, 4, 0)]);
+        assert_eq!(g.scaled(), vec![0.0, 0.5, 1.0, 0.0]);
+        let c = g.cables();
+        assert_eq!(c.len(), 2);
+        assert_eq!(
+            (c[0].value, c[0].count, c[0].edges),
+            (0.5, 2, [Some(0), Some(1)])
+        );
+        assert_eq!((c[1].value, c[1].count), (1.0, 4));
+        assert_eq!(
+            graph(&["S0", "S1"], &[(0, 1, 0, 0)]).scaled(),
+            vec![0.0, 0.0]
+        );
+        // From a generated fabric: one edge per fabric edge, the same scaling as report.
+        let fabric = generate("kary-ntree:k=2,n=2").unwrap().fabric;
+        let counts: Vec<u64> = (0..fabric.num_edges() as u64).map(|e| e % 5).collect();
+        let g = CongestionGraph::from_fabric(&fabric, &counts);
+        assert_eq!(g.scaled(), scaled_congestion(&counts));
+        assert_eq!(g.is_host.iter().filter(|&&h| h).count(), fabric.num_hosts());
+        assert_eq!(g.cables().len(), fabric.num_edges() / 2);
+    }
+}
