@@ -11,9 +11,9 @@
 use crate::engine::metric::MetricKind;
 use crate::engine::stream::{stream_rng, Stream};
 use crate::engine::unit::{SimConfig, Simulation};
+use crate::error::LocatedError;
 use crate::fabric::Fabric;
 use crate::routing::{ForwardingTable, RouteCheck, RouteSummary};
-use crate::error::LocatedError;
 use crate::workload::mapping::{
     parse_node_ordering, LayoutSpec, MappingError, RankLayout, SubsetMethod,
 };

@@ -1,8 +1,8 @@
 //! Turning `orcs traffic` evaluations into bytes: the table with one row per combination
 //! (its largest link load relative to the first row's) and the per-link CSV.
 
-use crate::cluster::application::is_network_link;
 use crate::cluster::evaluate::Evaluation;
+use crate::cluster::loads::is_network_link;
 use crate::cluster::Cluster;
 use crate::workload::matrix::TrafficMatrix;
 use std::fmt::Write as _;
