@@ -176,14 +176,14 @@ fn bench_cache(c: &mut Criterion) {
 /// (Linear selection, block placement) and routed per iteration, as one run of PFSim's
 /// scenario does at every job start.
 fn bench_traffic(c: &mut Criterion) {
-    use orcs::cluster::application::{
-        host_pairs, link_stats, map_ranks, route_job, select_hosts, LinkLoads, Mapper, PathRouter,
-        Selector,
-    };
+    use orcs::cluster::loads::{network_load_stats, LinkLoads};
+    use orcs::cluster::paths::{route_job, PathRouter};
+    use orcs::cluster::placement::{host_pairs, map_ranks, Mapper};
+    use orcs::cluster::selection::{select_hosts, Selector};
     use rand::SeedableRng;
     let root = env!("CARGO_MANIFEST_DIR");
     let cluster =
-        orcs::cluster::graph::read_cluster_graphml(&format!("{root}/topologies/milk.graphml"))
+        orcs::cluster::graphml::read_cluster_graphml(&format!("{root}/topologies/milk.graphml"))
             .expect("bundled cluster");
     let mut group = c.benchmark_group("traffic");
     group.sample_size(20);
@@ -207,7 +207,7 @@ fn bench_traffic(c: &mut Criterion) {
                     let pairs = host_pairs(&matrix, &placement);
                     let mut loads = LinkLoads::default();
                     route_job(&cluster, &pairs, router, &mut loads, &mut rng).expect("routes");
-                    link_stats(&cluster, &loads).max
+                    network_load_stats(&cluster, &loads).max
                 })
             });
         }

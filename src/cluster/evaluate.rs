@@ -3,11 +3,11 @@
 //! (`orcs traffic`). Each combination starts from the same seed on an empty cluster, so
 //! combinations differ only by their algorithms.
 
-use crate::cluster::application::{
-    host_pairs, link_stats, map_ranks, route_job, select_hosts, LinkLoads, LinkStats, Mapper,
-    PathRouter, PlacementError, Selector,
-};
-use crate::cluster::Cluster;
+use crate::cluster::loads::{network_load_stats, LinkLoads, NetworkLoadStats};
+use crate::cluster::paths::{route_job, PathRouter};
+use crate::cluster::placement::{host_pairs, map_ranks, Mapper};
+use crate::cluster::selection::{select_hosts, Selector};
+use crate::cluster::{Cluster, ClusterError};
 use crate::workload::matrix::TrafficMatrix;
 use rand::SeedableRng;
 
@@ -32,24 +32,7 @@ pub struct Evaluation {
     /// Bytes and flows per directed edge.
     pub loads: LinkLoads,
     /// Statistics over the network links.
-    pub stats: LinkStats,
-}
-
-/// Why a combination cannot be evaluated.
-#[derive(Debug, thiserror::Error)]
-pub enum EvaluateError {
-    /// The selector cannot place the job.
-    #[error("cannot place the job")]
-    Place(#[source] PlacementError),
-    /// The router cannot route a host pair of the job.
-    #[error("cannot route {router}")]
-    Route {
-        /// The router.
-        router: PathRouter,
-        /// Why.
-        #[source]
-        source: PlacementError,
-    },
+    pub stats: NetworkLoadStats,
 }
 
 /// Every combination of the lists, selectors outermost and routers innermost.
@@ -74,13 +57,16 @@ pub fn combinations(
 }
 
 /// Places `matrix` on an empty `cluster` with `combination` and routes it, drawing every
-/// random choice from `seed`. O(select + map + route), see their functions.
+/// random choice from `seed`. Fails with [`ClusterError::TooLarge`] when the job does not
+/// fit the cluster (the selection failed) and [`ClusterError::Disconnected`] when two of
+/// its hosts are not connected (the routing failed). O(select + map + route), see their
+/// functions.
 pub fn evaluate(
     cluster: &Cluster,
     matrix: &TrafficMatrix,
     combination: Combination,
     seed: u64,
-) -> Result<Evaluation, EvaluateError> {
+) -> Result<Evaluation, ClusterError> {
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(seed);
     let free = vec![false; cluster.hosts.len()];
     let hosts = select_hosts(
@@ -89,18 +75,12 @@ pub fn evaluate(
         matrix.ranks as u64,
         combination.selector,
         &mut rng,
-    )
-    .map_err(EvaluateError::Place)?;
+    )?;
     let placement = map_ranks(cluster, &hosts, matrix.ranks, combination.mapper, matrix);
     let pairs = host_pairs(matrix, &placement);
     let mut loads = LinkLoads::default();
-    route_job(cluster, &pairs, combination.router, &mut loads, &mut rng).map_err(|source| {
-        EvaluateError::Route {
-            router: combination.router,
-            source,
-        }
-    })?;
-    let stats = link_stats(cluster, &loads);
+    route_job(cluster, &pairs, combination.router, &mut loads, &mut rng)?;
+    let stats = network_load_stats(cluster, &loads);
     Ok(Evaluation {
         combination,
         hosts,

@@ -1,22 +1,17 @@
 //! Scenario files: PFSim's YAML schema read strictly, class names mapped to orcs's
 //! algorithms, and the cartesian product of the list-valued settings in PFSim's order.
+//!
+//! A bad scenario is a [`LocatedError`]: the file, the line of the offending key or
+//! value when it can be found, and what was expected.
 
-use crate::cluster::application::{Mapper, PathRouter, Selector};
+use crate::cluster::paths::PathRouter;
+use crate::cluster::placement::Mapper;
+use crate::cluster::selection::Selector;
+use crate::error::LocatedError;
+use crate::workload::matrix::located;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-/// A scenario error: the file, the 1-based line when known, what was expected.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{path}{}: {message}", line.map(|l| format!(":{l}")).unwrap_or_default())]
-pub struct ScenarioError {
-    /// The scenario file.
-    pub path: String,
-    /// 1-based line, when known.
-    pub line: Option<usize>,
-    /// What was expected and what was found.
-    pub message: String,
-}
 
 /// How a topology of the scenario is built.
 #[derive(Debug, Clone, PartialEq)]
@@ -248,133 +243,62 @@ enum RawTime {
 /// Reads and validates a scenario file. Relative paths inside it are resolved against
 /// its folder. The `output` key is accepted and ignored (orcs writes files only where
 /// `--output` says). O(file size).
-pub fn read_scenario(path: &str) -> Result<Scenario, ScenarioError> {
-    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
-        path: path.to_string(),
-        line: None,
-        message: format!("cannot read: {e}"),
-    })?;
+pub fn read_scenario(path: &str) -> Result<Scenario, LocatedError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| located(path, None, format!("cannot read: {e}")))?;
     parse_scenario(&text, path)
 }
 
 /// Parses scenario `text`; `path` names the file in errors and anchors relative paths.
-pub fn parse_scenario(text: &str, path: &str) -> Result<Scenario, ScenarioError> {
-    let raw: RawScenario = serde_norway::from_str(text).map_err(|e| ScenarioError {
-        path: path.to_string(),
-        line: e.location().map(|l| l.line()),
-        message: format!("{e}; expected PFSim's scenario keys duration, topology, algorithms (scheduler, host_selector, process_mapper, router), jobs"),
+pub fn parse_scenario(text: &str, path: &str) -> Result<Scenario, LocatedError> {
+    let raw: RawScenario = serde_norway::from_str(text).map_err(|e| {
+        located(
+            path,
+            e.location().map(|l| l.line()),
+            format!("{e}; expected PFSim's scenario keys duration, topology, algorithms (scheduler, host_selector, process_mapper, router), jobs"),
+        )
     })?;
     let _ = raw.output;
-    let err = |needle: &str, message: String| ScenarioError {
-        path: path.to_string(),
-        line: text
-            .lines()
-            .position(|l| !needle.is_empty() && l.contains(needle))
-            .map(|i| i + 1),
-        message,
-    };
+    let at = Locator { text, path };
     if !(raw.duration > 0.0 && raw.duration.is_finite()) {
-        return Err(err(
+        return Err(at.error(
             "duration",
             format!("duration must be a positive number, got {}", raw.duration),
         ));
     }
-    let base: PathBuf = Path::new(path)
-        .parent()
-        .map(Path::to_path_buf)
-        .unwrap_or_default();
-    let resolve = |p: &str| -> String {
-        let candidate = Path::new(p);
-        if candidate.is_absolute() {
-            p.to_string()
-        } else {
-            base.join(candidate).to_string_lossy().into_owned()
-        }
+    let files = Folder {
+        base: Path::new(path)
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default(),
     };
     let mut topologies = Vec::new();
     for t in raw.topology.into_vec() {
         topologies.push(match t {
-            RawTopology::Path(p) => (p.clone(), TopologySpec::File { path: resolve(&p) }),
+            RawTopology::Path(p) => (
+                p.clone(),
+                TopologySpec::File {
+                    path: files.resolve(&p),
+                },
+            ),
             RawTopology::Kind { kind, params } => {
                 let label = format!("{kind} {}", describe_params(&params));
-                (
-                    label,
-                    topology_spec(&kind, &params, &resolve).map_err(|m| err(&kind, m))?,
-                )
+                let fail = |m: String| at.error(&kind, m);
+                (label, topology_spec(&kind, &params, &files, &fail)?)
             }
         });
     }
-    let a = raw.algorithms;
-    fn list<T>(
-        values: OneOrMany<String>,
-        what: &str,
-        err: &dyn Fn(&str, String) -> ScenarioError,
-        map: &dyn Fn(&str) -> Option<T>,
-    ) -> Result<Vec<T>, ScenarioError> {
-        values
-            .into_vec()
-            .into_iter()
-            .map(|v| {
-                map(&v).ok_or_else(|| {
-                    let (noun, expected) = what.split_once(" (").unwrap_or((what, ""));
-                    err(&v, format!("unknown {noun} '{v}' ({expected}"))
-                })
-            })
-            .collect()
-    }
-    let schedulers = list(
-        a.scheduler,
-        "scheduler (expected fcfs or pfsim.scheduler.FCFSScheduler)",
-        &err,
-        &|v| matches!(last_segment(v), "FCFSScheduler" | "fcfs").then_some(Scheduler::Fcfs),
-    )?;
-    let selectors = list(
-        a.host_selector,
-        "host selector (expected linear, random, topology-aware or pfsim.host_selector.{Linear,Random}HostSelector)",
-        &err,
-        &|v| match last_segment(v) {
-            "LinearHostSelector" | "LinearNodeSelector" | "linear" => Some(Selector::Linear),
-            "RandomHostSelector" | "RandomNodeSelector" | "random" => Some(Selector::Random),
-            "topology-aware" => Some(Selector::TopologyAware),
-            _ => None,
-        },
-    )?;
-    let mappers = list(
-        a.process_mapper,
-        "process mapper (expected block, cyclic, greedy or pfsim.process_mapper.{Linear,Cyclic}ProcessMapper)",
-        &err,
-        &|v| match last_segment(v) {
-            "LinearProcessMapper" | "block" | "linear" => Some(Mapper::Block),
-            "CyclicProcessMapper" | "cyclic" => Some(Mapper::Cyclic),
-            "greedy" => Some(Mapper::Greedy),
-            _ => None,
-        },
-    )?;
-    let routers = list(
-        a.router,
-        "router (expected dmodk, smodk, pfsim-dmodk, greedy, greedy-max, random or pfsim.router.{DmodK,Greedy,Greedy2,Random}Router)",
-        &err,
-        &|v| match last_segment(v) {
-            // PFSim's class is its own single-modulus variant.
-            "DmodKRouter" | "pfsim-dmodk" => Some(PathRouter::PfsimDmodk),
-            "GreedyRouter" | "greedy" => Some(PathRouter::Greedy),
-            "GreedyRouter2" | "greedy-max" => Some(PathRouter::GreedyMax),
-            "RandomRouter" | "random" => Some(PathRouter::Random),
-            "dmodk" => Some(PathRouter::Dmodk),
-            "smodk" => Some(PathRouter::Smodk),
-            _ => None,
-        },
-    )?;
+    let algorithms = Algorithms::read(raw.algorithms, &at)?;
     for (what, empty) in [
         ("topology", topologies.is_empty()),
-        ("algorithms.scheduler", schedulers.is_empty()),
-        ("algorithms.host_selector", selectors.is_empty()),
-        ("algorithms.process_mapper", mappers.is_empty()),
-        ("algorithms.router", routers.is_empty()),
+        ("algorithms.scheduler", algorithms.schedulers.is_empty()),
+        ("algorithms.host_selector", algorithms.selectors.is_empty()),
+        ("algorithms.process_mapper", algorithms.mappers.is_empty()),
+        ("algorithms.router", algorithms.routers.is_empty()),
         ("jobs", raw.jobs.is_empty()),
     ] {
         if empty {
-            return Err(err(
+            return Err(at.error(
                 what.rsplit('.').next().unwrap_or(what),
                 format!("{what} lists nothing"),
             ));
@@ -382,25 +306,142 @@ pub fn parse_scenario(text: &str, path: &str) -> Result<Scenario, ScenarioError>
     }
     let mut jobs = Vec::new();
     for j in raw.jobs {
-        let submit = time_dist(j.submit, true).map_err(|m| err("submit", m))?;
-        let duration = time_dist(j.duration, false).map_err(|m| err("duration:", m))?;
+        let submit = time_dist(j.submit, true, &|m| at.error("submit", m))?;
+        let duration = time_dist(j.duration, false, &|m| at.error("duration:", m))?;
         jobs.push(JobSpec {
             submit,
             duration,
-            trace: resolve(&j.trace),
+            trace: files.resolve(&j.trace),
         });
     }
     Ok(Scenario {
         path: path.to_string(),
         duration: raw.duration,
         topologies,
-        schedulers,
-        selectors,
-        mappers,
-        routers,
+        schedulers: algorithms.schedulers,
+        selectors: algorithms.selectors,
+        mappers: algorithms.mappers,
+        routers: algorithms.routers,
         jobs,
         seed: raw.seed,
     })
+}
+
+/// Places a scenario's errors: serde's values carry no positions, so an error goes to
+/// the first line that mentions what it is about.
+struct Locator<'a> {
+    text: &'a str,
+    path: &'a str,
+}
+
+impl Locator<'_> {
+    /// The error `message` at the first line containing `needle` (no line when none
+    /// does, or the needle is empty).
+    fn error(&self, needle: &str, message: String) -> LocatedError {
+        let line = self
+            .text
+            .lines()
+            .position(|l| !needle.is_empty() && l.contains(needle))
+            .map(|i| i + 1);
+        located(self.path, line, message)
+    }
+}
+
+/// The scenario's folder, which relative paths inside it are resolved against.
+struct Folder {
+    base: PathBuf,
+}
+
+impl Folder {
+    /// `p` as given when absolute, else joined to the scenario's folder.
+    fn resolve(&self, p: &str) -> String {
+        let candidate = Path::new(p);
+        if candidate.is_absolute() {
+            p.to_string()
+        } else {
+            self.base.join(candidate).to_string_lossy().into_owned()
+        }
+    }
+}
+
+/// The `algorithms:` lists mapped to orcs's algorithms, in the file's order.
+struct Algorithms {
+    schedulers: Vec<Scheduler>,
+    selectors: Vec<Selector>,
+    mappers: Vec<Mapper>,
+    routers: Vec<PathRouter>,
+}
+
+impl Algorithms {
+    /// Maps every listed name, PFSim's class paths or orcs's names; an unknown name is an
+    /// error at its line that lists what is accepted.
+    fn read(raw: RawAlgorithms, at: &Locator) -> Result<Algorithms, LocatedError> {
+        Ok(Algorithms {
+            schedulers: names(
+                raw.scheduler,
+                "scheduler (expected fcfs or pfsim.scheduler.FCFSScheduler)",
+                at,
+                |v| matches!(v, "FCFSScheduler" | "fcfs").then_some(Scheduler::Fcfs),
+            )?,
+            selectors: names(
+                raw.host_selector,
+                "host selector (expected linear, random, topology-aware or pfsim.host_selector.{Linear,Random}HostSelector)",
+                at,
+                |v| match v {
+                    "LinearHostSelector" | "LinearNodeSelector" | "linear" => Some(Selector::Linear),
+                    "RandomHostSelector" | "RandomNodeSelector" | "random" => Some(Selector::Random),
+                    "topology-aware" => Some(Selector::TopologyAware),
+                    _ => None,
+                },
+            )?,
+            mappers: names(
+                raw.process_mapper,
+                "process mapper (expected block, cyclic, greedy or pfsim.process_mapper.{Linear,Cyclic}ProcessMapper)",
+                at,
+                |v| match v {
+                    "LinearProcessMapper" | "block" | "linear" => Some(Mapper::Block),
+                    "CyclicProcessMapper" | "cyclic" => Some(Mapper::Cyclic),
+                    "greedy" => Some(Mapper::Greedy),
+                    _ => None,
+                },
+            )?,
+            routers: names(
+                raw.router,
+                "router (expected dmodk, smodk, pfsim-dmodk, greedy, greedy-max, random or pfsim.router.{DmodK,Greedy,Greedy2,Random}Router)",
+                at,
+                |v| match v {
+                    // PFSim's class is its own single-modulus variant.
+                    "DmodKRouter" | "pfsim-dmodk" => Some(PathRouter::PfsimDmodk),
+                    "GreedyRouter" | "greedy" => Some(PathRouter::Greedy),
+                    "GreedyRouter2" | "greedy-max" => Some(PathRouter::GreedyMax),
+                    "RandomRouter" | "random" => Some(PathRouter::Random),
+                    "dmodk" => Some(PathRouter::Dmodk),
+                    "smodk" => Some(PathRouter::Smodk),
+                    _ => None,
+                },
+            )?,
+        })
+    }
+}
+
+/// Maps each name of `values` (by its last dotted segment) with `map`; `what` is the noun
+/// and, in parentheses, what is expected.
+fn names<T>(
+    values: OneOrMany<String>,
+    what: &str,
+    at: &Locator,
+    map: impl Fn(&str) -> Option<T>,
+) -> Result<Vec<T>, LocatedError> {
+    values
+        .into_vec()
+        .into_iter()
+        .map(|v| {
+            map(last_segment(&v)).ok_or_else(|| {
+                let (noun, expected) = what.split_once(" (").unwrap_or((what, ""));
+                at.error(&v, format!("unknown {noun} '{v}' ({expected}"))
+            })
+        })
+        .collect()
 }
 
 /// `pfsim.router.DmodKRouter` → `DmodKRouter`; names without dots stay.
@@ -408,6 +449,7 @@ fn last_segment(name: &str) -> &str {
     name.rsplit('.').next().unwrap_or(name)
 }
 
+/// `{k=v, …}`: a topology's parameters for its label in reports.
 fn describe_params(params: &BTreeMap<String, serde_norway::Value>) -> String {
     let items: Vec<String> = params
         .iter()
@@ -419,37 +461,40 @@ fn describe_params(params: &BTreeMap<String, serde_norway::Value>) -> String {
     format!("{{{}}}", items.join(", "))
 }
 
-fn number(
-    params: &BTreeMap<String, serde_norway::Value>,
-    key: &str,
-) -> Result<Option<f64>, String> {
+/// The parameters of a topology or distribution.
+type Params = BTreeMap<String, serde_norway::Value>;
+
+/// How a parameter error becomes a located error (at the line of the entry it is in).
+type Fail<'a> = dyn Fn(String) -> LocatedError + 'a;
+
+/// Parameter `key` as a number, if given.
+fn number(params: &Params, key: &str, fail: &Fail) -> Result<Option<f64>, LocatedError> {
     match params.get(key) {
         None => Ok(None),
         Some(v) => v
             .as_f64()
             .map(Some)
-            .ok_or_else(|| format!("parameter {key} must be a number")),
+            .ok_or_else(|| fail(format!("parameter {key} must be a number"))),
     }
 }
 
-fn whole(params: &BTreeMap<String, serde_norway::Value>, key: &str) -> Result<Option<u32>, String> {
+/// Parameter `key` as a positive whole number, if given.
+fn whole(params: &Params, key: &str, fail: &Fail) -> Result<Option<u32>, LocatedError> {
     match params.get(key) {
         None => Ok(None),
         Some(v) => v
             .as_u64()
             .filter(|&x| x >= 1 && x <= u32::MAX as u64)
             .map(|x| Some(x as u32))
-            .ok_or_else(|| format!("parameter {key} must be a positive whole number")),
+            .ok_or_else(|| fail(format!("parameter {key} must be a positive whole number"))),
     }
 }
 
-fn whole_list(
-    params: &BTreeMap<String, serde_norway::Value>,
-    key: &str,
-) -> Result<Vec<u32>, String> {
+/// Parameter `key`, which must be given, as a list of positive whole numbers.
+fn whole_list(params: &Params, key: &str, fail: &Fail) -> Result<Vec<u32>, LocatedError> {
     let v = params
         .get(key)
-        .ok_or_else(|| format!("parameter {key} is missing"))?;
+        .ok_or_else(|| fail(format!("parameter {key} is missing")))?;
     v.as_sequence()
         .and_then(|s| {
             s.iter()
@@ -460,135 +505,159 @@ fn whole_list(
                 })
                 .collect::<Option<Vec<u32>>>()
         })
-        .ok_or_else(|| format!("parameter {key} must be a list of positive whole numbers"))
+        .ok_or_else(|| {
+            fail(format!(
+                "parameter {key} must be a list of positive whole numbers"
+            ))
+        })
 }
 
+/// A `kind:`/`params:` topology entry. A table of PFSim's three topology classes (and
+/// orcs's names for them) plus `gen`, each checking its own parameters.
 fn topology_spec(
     kind: &str,
-    params: &BTreeMap<String, serde_norway::Value>,
-    resolve: &dyn Fn(&str) -> String,
-) -> Result<TopologySpec, String> {
-    let allowed = |keys: &[&str]| -> Result<(), String> {
+    params: &Params,
+    files: &Folder,
+    fail: &Fail,
+) -> Result<TopologySpec, LocatedError> {
+    let allowed = |keys: &[&str]| -> Result<(), LocatedError> {
         match params.keys().find(|k| !keys.contains(&k.as_str())) {
-            Some(k) => Err(format!(
+            Some(k) => Err(fail(format!(
                 "{kind}: unknown parameter '{k}' (expected {})",
                 keys.join(", ")
-            )),
+            ))),
             None => Ok(()),
         }
     };
-    let positive = |x: Option<f64>, key: &str| -> Result<f64, String> {
+    let positive = |x: Option<f64>, key: &str| -> Result<f64, LocatedError> {
         match x {
             None => Ok(1.0),
             Some(v) if v > 0.0 && v.is_finite() => Ok(v),
-            Some(v) => Err(format!("parameter {key} must be positive, got {v}")),
+            Some(v) => Err(fail(format!("parameter {key} must be positive, got {v}"))),
         }
+    };
+    let text = |key: &str, needs: &str| -> Result<String, LocatedError> {
+        params
+            .get(key)
+            .and_then(|v| v.as_str())
+            .map(str::to_string)
+            .ok_or_else(|| fail(needs.to_string()))
     };
     match last_segment(kind) {
         "FileTopology" | "file" => {
             allowed(&["path"])?;
-            let p = params
-                .get("path")
-                .and_then(|v| v.as_str())
-                .ok_or("FileTopology needs params: {path: FILE}")?;
-            Ok(TopologySpec::File { path: resolve(p) })
+            let p = text("path", "FileTopology needs params: {path: FILE}")?;
+            Ok(TopologySpec::File { path: files.resolve(&p) })
         }
         "XGFTTopology" | "xgft" => {
             allowed(&["h", "m", "w", "bw", "npe"])?;
-            let h = whole(params, "h")?.ok_or("XGFTTopology needs h")?;
-            let (m, w) = (whole_list(params, "m")?, whole_list(params, "w")?);
+            let h = whole(params, "h", fail)?.ok_or_else(|| fail("XGFTTopology needs h".to_string()))?;
+            let (m, w) = (whole_list(params, "m", fail)?, whole_list(params, "w", fail)?);
             if m.len() != h as usize || w.len() != h as usize {
-                return Err(format!("XGFTTopology: m and w need h = {h} entries each"));
+                return Err(fail(format!("XGFTTopology: m and w need h = {h} entries each")));
             }
             Ok(TopologySpec::Xgft {
                 h,
                 m,
                 w,
-                bw: positive(number(params, "bw")?, "bw")?,
-                npe: whole(params, "npe")?.unwrap_or(1),
+                bw: positive(number(params, "bw", fail)?, "bw")?,
+                npe: whole(params, "npe", fail)?.unwrap_or(1),
             })
         }
         "NDTorusTopology" | "torus" => {
             allowed(&["n", "dims", "bw", "npe"])?;
-            let dims = whole_list(params, "dims")?;
-            if let Some(n) = whole(params, "n")? {
+            let dims = whole_list(params, "dims", fail)?;
+            if let Some(n) = whole(params, "n", fail)? {
                 if n as usize != dims.len() {
-                    return Err(format!("NDTorusTopology: n = {n} but dims has {} entries", dims.len()));
+                    return Err(fail(format!("NDTorusTopology: n = {n} but dims has {} entries", dims.len())));
                 }
             }
             Ok(TopologySpec::Torus {
                 dims,
-                bw: positive(number(params, "bw")?, "bw")?,
-                npe: whole(params, "npe")?.unwrap_or(1),
+                bw: positive(number(params, "bw", fail)?, "bw")?,
+                npe: whole(params, "npe", fail)?.unwrap_or(1),
             })
         }
         "gen" => {
             allowed(&["spec"])?;
-            let spec = params
-                .get("spec")
-                .and_then(|v| v.as_str())
-                .ok_or("gen needs params: {spec: SPEC} (an orcs gen specification)")?;
-            Ok(TopologySpec::Gen { spec: spec.to_string() })
+            let spec = text("spec", "gen needs params: {spec: SPEC} (an orcs gen specification)")?;
+            Ok(TopologySpec::Gen { spec })
         }
-        _ => Err(format!(
+        _ => Err(fail(format!(
             "unknown topology kind '{kind}' (expected pfsim.topology.{{File,XGFT,NDTorus}}Topology, file, xgft, torus or gen)"
-        )),
+        ))),
     }
 }
 
-fn time_dist(raw: RawTime, is_submit: bool) -> Result<TimeDist, String> {
+/// A job's `submit:` (`is_submit`) or `duration:` value: a number, a list or a
+/// distribution with its parameters.
+fn time_dist(raw: RawTime, is_submit: bool, fail: &Fail) -> Result<TimeDist, LocatedError> {
     let what = if is_submit { "submit" } else { "duration" };
     match raw {
         RawTime::Number(x) if x >= 0.0 && x.is_finite() => {
             if is_submit && x == 0.0 {
-                Err("a constant inter-arrival time of 0 submits infinitely many jobs".to_string())
+                Err(fail(
+                    "a constant inter-arrival time of 0 submits infinitely many jobs".to_string(),
+                ))
             } else {
                 Ok(TimeDist::Constant(x))
             }
         }
-        RawTime::Number(x) => Err(format!("{what} must not be negative, got {x}")),
+        RawTime::Number(x) => Err(fail(format!("{what} must not be negative, got {x}"))),
         RawTime::List(v) => {
             if v.iter().any(|x| !(x.is_finite() && *x >= 0.0)) {
-                return Err(format!("{what} list values must be non-negative numbers"));
+                return Err(fail(format!(
+                    "{what} list values must be non-negative numbers"
+                )));
             }
             if is_submit && v.windows(2).any(|w| w[1] < w[0]) {
-                return Err("submit times must not decrease".to_string());
+                return Err(fail("submit times must not decrease".to_string()));
             }
             Ok(TimeDist::List(v))
         }
         RawTime::Dist {
             distribution,
             params,
-        } => {
-            let get = |key: &str| -> Result<f64, String> {
-                number(&params, key)?.ok_or_else(|| format!("{distribution} needs parameter {key}"))
+        } => distribution_of(&distribution, &params, is_submit, fail),
+    }
+}
+
+/// A named distribution of times: PFSim's exponential (by rate `lambd` or `mean`),
+/// `constant` and `uniform`.
+fn distribution_of(
+    distribution: &str,
+    params: &Params,
+    is_submit: bool,
+    fail: &Fail,
+) -> Result<TimeDist, LocatedError> {
+    let get = |key: &str| -> Result<f64, LocatedError> {
+        number(params, key, fail)?
+            .ok_or_else(|| fail(format!("{distribution} needs parameter {key}")))
+    };
+    match last_segment(distribution) {
+        "ExponentialDistribution" | "exponential" => {
+            let rate = match (params.get("lambd"), params.get("mean")) {
+                (Some(_), _) => get("lambd")?,
+                (None, Some(_)) => 1.0 / get("mean")?,
+                _ => return Err(fail(format!("{distribution} needs lambd (a rate) or mean"))),
             };
-            match last_segment(&distribution) {
-                "ExponentialDistribution" | "exponential" => {
-                    let rate = match (params.get("lambd"), params.get("mean")) {
-                        (Some(_), _) => get("lambd")?,
-                        (None, Some(_)) => 1.0 / get("mean")?,
-                        _ => return Err(format!("{distribution} needs lambd (a rate) or mean")),
-                    };
-                    if rate > 0.0 && rate.is_finite() {
-                        Ok(TimeDist::Exponential { rate })
-                    } else {
-                        Err(format!("{distribution}: the rate must be positive, got {rate}"))
-                    }
-                }
-                "constant" => time_dist(RawTime::Number(get("value")?), is_submit),
-                "uniform" => {
-                    let (low, high) = (get("low")?, get("high")?);
-                    if 0.0 <= low && low < high && high.is_finite() && (!is_submit || high > 0.0) {
-                        Ok(TimeDist::Uniform { low, high })
-                    } else {
-                        Err(format!("uniform needs 0 <= low < high, got low {low}, high {high}"))
-                    }
-                }
-                _ => Err(format!(
-                    "unknown distribution '{distribution}' (expected pfsim.math.ExponentialDistribution, exponential, constant or uniform)"
-                )),
+            if rate > 0.0 && rate.is_finite() {
+                Ok(TimeDist::Exponential { rate })
+            } else {
+                Err(fail(format!("{distribution}: the rate must be positive, got {rate}")))
             }
         }
+        "constant" => time_dist(RawTime::Number(get("value")?), is_submit, fail),
+        "uniform" => {
+            let (low, high) = (get("low")?, get("high")?);
+            if 0.0 <= low && low < high && high.is_finite() && (!is_submit || high > 0.0) {
+                Ok(TimeDist::Uniform { low, high })
+            } else {
+                Err(fail(format!("uniform needs 0 <= low < high, got low {low}, high {high}")))
+            }
+        }
+        _ => Err(fail(format!(
+            "unknown distribution '{distribution}' (expected pfsim.math.ExponentialDistribution, exponential, constant or uniform)"
+        ))),
     }
 }

@@ -6,11 +6,12 @@
 use crate::support::*;
 use std::path::Path;
 
-use orcs::cluster::application::{
-    host_pairs, link_stats, map_ranks, route_job, select_hosts, LinkLoads, Mapper, PathRouter,
-    Selector,
-};
-use orcs::cluster::graph::{parse_cluster_graphml, read_cluster_graphml, Cluster};
+use orcs::cluster::graphml::{parse_cluster_graphml, read_cluster_graphml};
+use orcs::cluster::loads::{network_load_stats, LinkLoads};
+use orcs::cluster::paths::{route_job, PathRouter};
+use orcs::cluster::placement::{host_pairs, map_ranks, HostPairs, Mapper};
+use orcs::cluster::selection::{select_hosts, Selector};
+use orcs::cluster::Cluster;
 use orcs::workload::matrix::{read_traffic, TrafficMatrix};
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -105,7 +106,7 @@ fn hand_computed_matrices_on_a_two_level_tree() {
     assert_eq!(on(&cluster, &loads, "S1", "L1"), 7);
     // Host links are never loaded.
     assert_eq!(on(&cluster, &loads, "a0", "L1"), 0);
-    let stats = link_stats(&cluster, &loads);
+    let stats = network_load_stats(&cluster, &loads);
     assert_eq!((stats.links, stats.max, stats.max_flows), (8, 100.0, 1));
 
     // Two pairs towards b0 (d = 2): D-mod-K sends both over S1. Greedy-max routes the
@@ -120,7 +121,7 @@ fn hand_computed_matrices_on_a_two_level_tree() {
     let greedy = single_job(&cluster, &matrix, Mapper::Block, PathRouter::GreedyMax);
     assert_eq!(on(&cluster, &greedy, "S1", "L2"), 100);
     assert_eq!(on(&cluster, &greedy, "S2", "L2"), 60);
-    assert_eq!(link_stats(&cluster, &greedy).max, 100.0);
+    assert_eq!(network_load_stats(&cluster, &greedy).max, 100.0);
 
     // Cyclic placement: rank i on host i mod 4, so rank 0 → a0, rank 4 → a0: no traffic
     // leaves the host.
@@ -194,7 +195,7 @@ fn single_jobs_match_pfsim_exactly() {
         .unwrap();
         let matrix = read_traffic(trace_path.to_str().unwrap()).unwrap();
         let loads = single_job(&cluster, &matrix, mapper_of(mapper), router_of(router));
-        let stats = link_stats(&cluster, &loads);
+        let stats = network_load_stats(&cluster, &loads);
         let case = format!("{topology} {trace} {mapper} {router}");
         assert_eq!(stats.max, *max, "{case}: maximum traffic / capacity");
         assert_eq!(stats.max_flows, *max_flows, "{case}: maximum flows");
@@ -238,7 +239,7 @@ fn greedy_max_halves_cg_as_in_the_paper() {
     for (trace, expected) in [(cg, 0.500022154), (milc, 0.824892101)] {
         let matrix = read_traffic(&trace).unwrap();
         let max = |router| {
-            link_stats(
+            network_load_stats(
                 &cluster,
                 &single_job(&cluster, &matrix, Mapper::Block, router),
             )
@@ -331,7 +332,7 @@ fn greedy_placement_keeps_talking_ranks_together() {
     let greedy = single_job(&cluster, &matrix, Mapper::Greedy, PathRouter::PfsimDmodk);
     assert!(greedy.bytes.iter().all(|&b| b == 0));
     let block = single_job(&cluster, &matrix, Mapper::Block, PathRouter::PfsimDmodk);
-    assert!(link_stats(&cluster, &block).max >= 100.0);
+    assert!(network_load_stats(&cluster, &block).max >= 100.0);
 }
 
 /// The node path of the table route from host `s` to host `d`.
@@ -350,7 +351,7 @@ fn table_path(
 
 /// The node path `router` gives one byte from host `s` to host `d` on an empty cluster.
 fn path_router_path(cluster: &Cluster, router: PathRouter, s: u32, d: u32) -> Vec<u32> {
-    let pairs = orcs::cluster::application::HostPairs {
+    let pairs = HostPairs {
         pairs: vec![(s, d, 1, 1)],
     };
     let mut loads = LinkLoads::default();
@@ -447,6 +448,6 @@ fn direct_networks_load_host_to_host_links() {
     assert_eq!(on(&cluster, &loads, "Ha", "Hb"), 55);
     assert_eq!(on(&cluster, &loads, "Hb", "Hc"), 50);
     assert_eq!(on(&cluster, &loads, "Ha", "Hd"), 0);
-    let stats = link_stats(&cluster, &loads);
+    let stats = network_load_stats(&cluster, &loads);
     assert_eq!((stats.links, stats.max, stats.max_flows), (8, 55.0, 2));
 }

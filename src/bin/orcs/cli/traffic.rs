@@ -4,7 +4,9 @@ use super::shared::{LinksArg, MatrixArg, SeedArg};
 use super::values::list_of;
 use anyhow::Result;
 use clap::Args;
-use orcs::cluster::application::{Mapper, PathRouter, Selector};
+use orcs::cluster::paths::PathRouter;
+use orcs::cluster::placement::Mapper;
+use orcs::cluster::selection::Selector;
 
 /// Flags of `orcs traffic`.
 #[derive(Debug, Args)]

@@ -5,7 +5,8 @@
 use crate::cli::traffic::TrafficPlan;
 use crate::output::create_file;
 use anyhow::Result;
-use orcs::cluster::evaluate::{combinations, evaluate, EvaluateError};
+use orcs::cluster::evaluate::{combinations, evaluate};
+use orcs::cluster::ClusterError;
 use orcs::report::traffic::{
     traffic_header, traffic_links_rows, traffic_row, TRAFFIC_LINKS_HEADER,
 };
@@ -28,13 +29,15 @@ pub fn run(plan: &TrafficPlan) -> Result<ExitCode> {
     out.write_all(traffic_header(&plan.cluster, &cluster, &plan.matrix, &matrix).as_bytes())?;
     let mut first: Option<f64> = None;
     for combination in combinations(&plan.selectors, &plan.mappers, &plan.routers) {
-        let e = evaluate(&cluster, &matrix, combination, plan.seed).map_err(|e| match e {
-            EvaluateError::Place(source) => anyhow::Error::new(source).context(format!(
-                "{}: cannot place {} on it",
-                plan.cluster, plan.matrix
-            )),
-            EvaluateError::Route { router, source } => anyhow::Error::new(source)
-                .context(format!("{}: cannot route {router}", plan.cluster)),
+        let e = evaluate(&cluster, &matrix, combination, plan.seed).map_err(|e| {
+            // Only the selection fails for size; anything else is the routing's.
+            let context = match e {
+                ClusterError::TooLarge { .. } => {
+                    format!("{}: cannot place {} on it", plan.cluster, plan.matrix)
+                }
+                _ => format!("{}: cannot route {}", plan.cluster, combination.router),
+            };
+            anyhow::Error::new(e).context(context)
         })?;
         let base = *first.get_or_insert(e.stats.max);
         out.write_all(traffic_row(&cluster, &e, base).as_bytes())?;

@@ -2,23 +2,25 @@
 //! `orcs gen` topology.
 
 use super::scenario::TopologySpec;
-use crate::cluster::{read_cluster, Cluster};
+use crate::cluster::{read_cluster, Cluster, ClusterError};
 
-/// Builds the cluster of `spec`. Errors say what is wrong (file errors name the file and
-/// line). O(nodes + edges).
-pub fn build_topology(spec: &TopologySpec) -> Result<Cluster, String> {
+/// Builds the cluster of `spec`: a file that cannot be read is a
+/// [`ClusterError::Input`] (the file and line), a generator specification that is
+/// invalid a [`ClusterError::Generate`]. O(nodes + edges).
+pub fn build_topology(spec: &TopologySpec) -> Result<Cluster, ClusterError> {
     match spec {
-        TopologySpec::File { path } => read_cluster(path).map_err(|e| e.to_string()),
+        TopologySpec::File { path } => Ok(read_cluster(path)?),
         TopologySpec::Xgft { m, w, bw, npe, .. } => Ok(pfsim_xgft(m, w, *bw, *npe)),
         TopologySpec::Torus { dims, bw, npe } => Ok(torus(dims, *bw, *npe)),
         TopologySpec::Gen { spec } => {
-            let generated = crate::gen::topology::generate(spec).map_err(|e| e.to_string())?;
-            Cluster::from_fabric(&generated.fabric, spec).map_err(|e| e.to_string())
+            let generated = crate::gen::topology::generate(spec)?;
+            Ok(Cluster::from_fabric(&generated.fabric, spec)?)
         }
     }
 }
 
-/// A cluster under construction.
+/// A cluster under construction: nodes named by their ids, links added in both
+/// directions.
 struct Builder {
     c: Cluster,
 }
@@ -131,7 +133,7 @@ mod tests {
         assert!(c.host_pes.iter().all(|&p| p == 8));
         let (first, last) = (c.hosts[0], *c.hosts.last().unwrap());
         assert_eq!(
-            crate::cluster::application::shortest_paths(&c, first, last).len(),
+            crate::cluster::paths::shortest_paths(&c, first, last).len(),
             16
         );
     }

@@ -1,48 +1,19 @@
-//! Application traffic on a cluster, as PFSim models it: node selection, process
-//! placement, per-host-pair routing over minimal paths (classical D-mod-K and S-mod-K,
-//! PFSim's D-mod-K, greedy and greedy-max "dynamic" routing, random) and the bytes and
-//! flows each link carries.
+//! Routing over minimal paths, per host pair: the routers (classical D-mod-K and S-mod-K,
+//! PFSim's D-mod-K, greedy and greedy-max "dynamic" routing, random), the paths they
+//! choose for a job, and the listing of every minimal path in networkx's order that
+//! defines their tie-breaks.
 //!
-//! The model is PFSim's (spec pfsim.md §4–§5): a job's whole-run traffic matrix is summed
-//! per ordered host pair and added, heaviest pair first, onto the links of one minimal
-//! path per pair. Network links are loaded: switch-to-switch links, and host-to-host
-//! links of direct networks. Host-to-switch links are not (they carry every byte of their
-//! host whatever the routing, so they would only hide the differences).
+//! The routers never list paths: [`PathFinder`] works on the DAG of minimal paths from
+//! each source host, which makes a host pair cost the size of its DAG even where
+//! thousands of minimal paths exist. It is the hot loop of `orcs traffic` and
+//! `orcs jobs`: buffers are allocated once per finder, not per pair.
 
-use crate::cluster::Cluster;
-use crate::workload::matrix::TrafficMatrix;
-use rand::seq::SliceRandom;
+use crate::cluster::loads::LinkLoads;
+use crate::cluster::placement::HostPairs;
+use crate::cluster::{Cluster, ClusterError};
 use rand::Rng;
 use rustc_hash::FxHashMap;
 use std::fmt;
-
-/// How the hosts of a job are chosen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Selector {
-    /// PFSim's Linear selector: the smallest block of consecutive free hosts (file
-    /// order) that holds the job, else the largest blocks first.
-    Linear,
-    /// Uniformly random free hosts, without replacement (PFSim samples with replacement,
-    /// a bug that oversubscribes hosts).
-    Random,
-    /// Fill as few leaf switches as possible: leaves with the most free processing
-    /// elements first, hosts in file order within a leaf.
-    TopologyAware,
-}
-
-/// How ranks are placed on the chosen hosts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mapper {
-    /// Consecutive ranks fill a host before the next ("Linear" in PFSim).
-    Block,
-    /// Round robin over the hosts, skipping full ones.
-    Cyclic,
-    /// Communication-aware: fill the hosts one after another (in the selector's order,
-    /// so neighbouring hosts share a switch), each time adding the unplaced rank that
-    /// exchanges the most bytes with the ranks already on the host; an empty host starts
-    /// with the unplaced rank of most total traffic. Ties go to the lowest rank.
-    Greedy,
-}
 
 /// How each host pair's path is chosen among the minimal (hop-count) paths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,16 +37,6 @@ pub enum PathRouter {
     Random,
 }
 
-impl Selector {
-    /// Every selector, in the order of its documentation.
-    pub const ALL: [Selector; 3] = [Selector::Linear, Selector::Random, Selector::TopologyAware];
-}
-
-impl Mapper {
-    /// Every mapper, in the order of its documentation.
-    pub const ALL: [Mapper; 3] = [Mapper::Block, Mapper::Cyclic, Mapper::Greedy];
-}
-
 impl PathRouter {
     /// Every router, in the order of its documentation.
     pub const ALL: [PathRouter; 6] = [
@@ -86,25 +47,14 @@ impl PathRouter {
         PathRouter::GreedyMax,
         PathRouter::Random,
     ];
-}
 
-impl fmt::Display for Selector {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Selector::Linear => "linear",
-            Selector::Random => "random",
-            Selector::TopologyAware => "topology-aware",
-        })
-    }
-}
-
-impl fmt::Display for Mapper {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Mapper::Block => "block",
-            Mapper::Cyclic => "cyclic",
-            Mapper::Greedy => "greedy",
-        })
+    /// Whether the path depends on the host pair only (not on loads or chance), so that
+    /// it can be remembered.
+    fn is_fixed(self) -> bool {
+        matches!(
+            self,
+            PathRouter::Dmodk | PathRouter::Smodk | PathRouter::PfsimDmodk
+        )
     }
 }
 
@@ -121,227 +71,11 @@ impl fmt::Display for PathRouter {
     }
 }
 
-/// Why a job cannot be placed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PlacementError {
-    /// Not enough free processing elements.
-    #[error("the job needs {needed} processing elements but only {free} are free")]
-    TooLarge {
-        /// Ranks of the job.
-        needed: u64,
-        /// Free processing elements.
-        free: u64,
-    },
-    /// Two hosts of the job are not connected.
-    #[error("no path from {from} to {to}")]
-    Disconnected {
-        /// Source host name.
-        from: String,
-        /// Destination host name.
-        to: String,
-    },
-}
-
-/// Chooses hosts (host indices) for a job of `ranks` ranks among those not `allocated`.
-/// O(hosts log hosts).
-pub fn select_hosts(
-    cluster: &Cluster,
-    allocated: &[bool],
-    ranks: u64,
-    selector: Selector,
-    rng: &mut impl Rng,
-) -> Result<Vec<u32>, PlacementError> {
-    let free: Vec<u32> = (0..cluster.hosts.len() as u32)
-        .filter(|&h| !allocated[h as usize])
-        .collect();
-    let pes = |h: u32| cluster.host_pes[h as usize] as u64;
-    let total: u64 = free.iter().map(|&h| pes(h)).sum();
-    if total < ranks {
-        return Err(PlacementError::TooLarge {
-            needed: ranks,
-            free: total,
-        });
-    }
-    let take = |order: &mut dyn Iterator<Item = u32>| {
-        let mut chosen = Vec::new();
-        let mut covered = 0;
-        for h in order {
-            if covered >= ranks {
-                break;
-            }
-            covered += pes(h);
-            chosen.push(h);
-        }
-        chosen
-    };
-    Ok(match selector {
-        Selector::Linear => {
-            // Maximal runs of consecutive free hosts, in file order.
-            let mut blocks: Vec<Vec<u32>> = Vec::new();
-            let mut previous: Option<u32> = None;
-            for &h in &free {
-                match (blocks.last_mut(), previous) {
-                    (Some(block), Some(p)) if p + 1 == h => block.push(h),
-                    _ => blocks.push(vec![h]),
-                }
-                previous = Some(h);
-            }
-            let block_pes = |b: &Vec<u32>| b.iter().map(|&h| pes(h)).sum::<u64>();
-            match blocks
-                .iter()
-                .filter(|b| block_pes(b) >= ranks)
-                .min_by_key(|b| b.len())
-            {
-                Some(block) => take(&mut block.iter().copied()),
-                None => {
-                    // Largest blocks first (stable: earlier blocks win ties).
-                    blocks.sort_by_key(|b| std::cmp::Reverse(block_pes(b)));
-                    take(&mut blocks.iter().flatten().copied())
-                }
-            }
-        }
-        Selector::Random => {
-            let mut shuffled = free.clone();
-            shuffled.shuffle(rng);
-            let mut chosen = take(&mut shuffled.into_iter());
-            chosen.sort_unstable();
-            chosen
-        }
-        Selector::TopologyAware => {
-            // Group free hosts by their leaf (the first switch they link to).
-            let mut leaves: Vec<(u32, Vec<u32>)> = Vec::new();
-            let mut slot: FxHashMap<u32, usize> = FxHashMap::default();
-            for &h in &free {
-                let leaf = leaf_of(cluster, h);
-                let i = *slot.entry(leaf).or_insert_with(|| {
-                    leaves.push((leaf, Vec::new()));
-                    leaves.len() - 1
-                });
-                leaves[i].1.push(h);
-            }
-            leaves.sort_by_key(|(_, hosts)| {
-                std::cmp::Reverse(hosts.iter().map(|&h| pes(h)).sum::<u64>())
-            });
-            let mut chosen = take(&mut leaves.iter().flat_map(|(_, h)| h.iter().copied()));
-            chosen.sort_unstable();
-            chosen
-        }
-    })
-}
-
-/// The switch a host's first out-edge leads to (the host itself when it has none).
-fn leaf_of(cluster: &Cluster, host: u32) -> u32 {
-    let node = cluster.hosts[host as usize];
-    cluster.out_edges[node as usize]
-        .first()
-        .map_or(node, |&e| cluster.edges[e as usize].1)
-}
-
-/// Places `ranks` ranks on `hosts` (in the selector's order): rank → host index.
-/// O(ranks + hosts) for block and cyclic; the greedy mapper needs the `matrix` and takes
-/// O(ranks² + entries).
-pub fn map_ranks(
-    cluster: &Cluster,
-    hosts: &[u32],
-    ranks: u32,
-    mapper: Mapper,
-    matrix: &TrafficMatrix,
-) -> Vec<u32> {
-    let mut placement = Vec::with_capacity(ranks as usize);
-    match mapper {
-        Mapper::Greedy => return greedy_placement(cluster, hosts, ranks, matrix),
-        Mapper::Block => {
-            'fill: for &h in hosts {
-                for _ in 0..cluster.host_pes[h as usize] {
-                    if placement.len() == ranks as usize {
-                        break 'fill;
-                    }
-                    placement.push(h);
-                }
-            }
-        }
-        Mapper::Cyclic => {
-            let mut used = vec![0u32; hosts.len()];
-            while placement.len() < ranks as usize {
-                let before = placement.len();
-                for (i, &h) in hosts.iter().enumerate() {
-                    if placement.len() == ranks as usize {
-                        break;
-                    }
-                    if used[i] < cluster.host_pes[h as usize] {
-                        used[i] += 1;
-                        placement.push(h);
-                    }
-                }
-                if placement.len() == before {
-                    break; // every host full: the selector guarantees this cannot happen
-                }
-            }
-        }
-    }
-    placement
-}
-
-/// The communication-aware placement of [`Mapper::Greedy`].
-fn greedy_placement(
-    cluster: &Cluster,
-    hosts: &[u32],
-    ranks: u32,
-    matrix: &TrafficMatrix,
-) -> Vec<u32> {
-    let n = ranks as usize;
-    // Symmetric byte counts per rank: neighbours and totals.
-    let mut neighbours: Vec<Vec<(u32, u64)>> = vec![Vec::new(); n];
-    let mut total = vec![0u64; n];
-    for &(r, q, bytes) in &matrix.entries {
-        if r != q && (r as usize) < n && (q as usize) < n {
-            neighbours[r as usize].push((q, bytes));
-            neighbours[q as usize].push((r, bytes));
-            total[r as usize] += bytes;
-            total[q as usize] += bytes;
-        }
-    }
-    const UNPLACED: u32 = u32::MAX;
-    let mut placement = vec![UNPLACED; n];
-    // Bytes each rank exchanges with the ranks on the current host, and on the current
-    // leaf switch (so a new host on the same leaf continues the group).
-    let mut on_host = vec![0u64; n];
-    let mut on_leaf = vec![0u64; n];
-    let mut leaf = None;
-    let mut placed = 0;
-    for &h in hosts {
-        on_host.iter_mut().for_each(|a| *a = 0);
-        let this_leaf = leaf_of(cluster, h);
-        if leaf != Some(this_leaf) {
-            on_leaf.iter_mut().for_each(|a| *a = 0);
-            leaf = Some(this_leaf);
-        }
-        for _ in 0..cluster.host_pes[h as usize] {
-            if placed == n {
-                break;
-            }
-            // The unplaced rank closest to this host, then to this leaf; with nothing
-            // connected, the busiest unplaced rank.
-            let best = (0..n)
-                .filter(|&r| placement[r] == UNPLACED)
-                .max_by_key(|&r| (on_host[r], on_leaf[r], total[r], std::cmp::Reverse(r)))
-                .expect("an unplaced rank remains");
-            placement[best] = h;
-            placed += 1;
-            for &(q, bytes) in &neighbours[best] {
-                on_host[q as usize] += bytes;
-                on_leaf[q as usize] += bytes;
-            }
-        }
-    }
-    placement
-}
-
 /// All minimal (hop-count) paths from node `src` to node `dst`, each a node list from
 /// `src` to `dst`, in networkx's `all_shortest_paths` order: breadth-first search records
 /// each node's predecessors in discovery order (adjacency = file order), and paths are
-/// emitted depth-first from the destination taking predecessors in that order.
-/// O(edges + paths × length).
+/// emitted depth-first from the destination taking predecessors in that order. The
+/// routers' reference, not their method. O(edges + paths × length).
 pub fn shortest_paths(cluster: &Cluster, src: u32, dst: u32) -> Vec<Vec<u32>> {
     let n = cluster.names.len();
     let mut level = vec![u32::MAX; n];
@@ -389,41 +123,6 @@ pub fn shortest_paths(cluster: &Cluster, src: u32, dst: u32) -> Vec<Vec<u32>> {
     paths
 }
 
-/// Traffic of one job aggregated per ordered host pair, heaviest first.
-#[derive(Debug, Clone, PartialEq)]
-pub struct HostPairs {
-    /// (source host, destination host, bytes, rank pairs), bytes descending; ties keep
-    /// first-seen order (the matrix's entry order), as PFSim's stable sort does.
-    pub pairs: Vec<(u32, u32, u64, u64)>,
-}
-
-/// Sums `matrix` per ordered host pair under `placement` (rank → host index).
-/// O(entries).
-pub fn host_pairs(matrix: &TrafficMatrix, placement: &[u32]) -> HostPairs {
-    let mut index: FxHashMap<(u32, u32), usize> = FxHashMap::default();
-    let mut pairs: Vec<(u32, u32, u64, u64)> = Vec::new();
-    for &(r, q, bytes) in &matrix.entries {
-        let key = (placement[r as usize], placement[q as usize]);
-        let i = *index.entry(key).or_insert_with(|| {
-            pairs.push((key.0, key.1, 0, 0));
-            pairs.len() - 1
-        });
-        pairs[i].2 += bytes;
-        pairs[i].3 += 1;
-    }
-    pairs.sort_by_key(|p| std::cmp::Reverse(p.2));
-    HostPairs { pairs }
-}
-
-/// Bytes and flows on every directed edge of a cluster (indexed like `Cluster::edges`).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct LinkLoads {
-    /// Bytes routed over each edge.
-    pub bytes: Vec<u64>,
-    /// Rank pairs routed over each edge.
-    pub flows: Vec<u64>,
-}
-
 /// The paths of a job's host pairs (edge indices), stored flat.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Routes {
@@ -452,7 +151,8 @@ impl Routes {
 
 /// Routes every host pair of a job (heaviest first) and adds its bytes and flows to
 /// `loads`; the greedy routers see the loads already there (other jobs and heavier pairs).
-/// Returns the chosen path of each pair, in `pairs` order.
+/// Returns the chosen path of each pair, in `pairs` order; fails with
+/// [`ClusterError::Disconnected`] when a pair has no path.
 /// O(sources × (nodes + edges) + pairs × DAG size); see [`PathFinder`].
 pub fn route_job(
     cluster: &Cluster,
@@ -460,13 +160,13 @@ pub fn route_job(
     router: PathRouter,
     loads: &mut LinkLoads,
     rng: &mut impl Rng,
-) -> Result<Routes, PlacementError> {
+) -> Result<Routes, ClusterError> {
     PathFinder::new(cluster).route_job(pairs, router, loads, rng)
 }
 
-/// The breadth-first search from one source node: levels, discovery order and, per
-/// node, its predecessors one level closer (with the first edge from each), in the
-/// discovery order of the predecessor, as networkx records them.
+/// The breadth-first search from one source node: levels and, per node, its
+/// predecessors one level closer (with the first edge from each), in the discovery order
+/// of the predecessor, as networkx records them.
 struct SourceDag {
     level: Vec<u32>,
     /// CSR offsets into `preds`, one per node plus one.
@@ -474,13 +174,28 @@ struct SourceDag {
     preds: Vec<(u32, u32)>,
 }
 
+/// Scratch space of [`SourceDag::new`], kept by the finder between searches.
+#[derive(Default)]
+struct SearchBuffers {
+    /// Nodes in discovery order.
+    order: Vec<u32>,
+    /// Per node: the last predecessor recorded (u32::MAX for none yet), then the next
+    /// free slot of its predecessors.
+    cursor: Vec<u32>,
+}
+
 impl SourceDag {
-    /// O(nodes + edges).
-    fn new(cluster: &Cluster, src: u32) -> SourceDag {
+    /// Two passes over the reached nodes in discovery order: the first sets the levels
+    /// and counts each node's predecessors, the second fills them in, so the search
+    /// allocates its three arrays and nothing per node. O(nodes + edges).
+    fn new(cluster: &Cluster, src: u32, buffers: &mut SearchBuffers) -> SourceDag {
         let n = cluster.names.len();
+        let SearchBuffers { order, cursor } = buffers;
         let mut level = vec![u32::MAX; n];
-        let mut order = Vec::with_capacity(n);
-        let mut pred: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
+        let mut pred_start = vec![0u32; n + 1];
+        order.clear();
+        cursor.clear();
+        cursor.resize(n, u32::MAX);
         level[src as usize] = 0;
         order.push(src);
         let mut head = 0;
@@ -489,24 +204,35 @@ impl SourceDag {
             head += 1;
             let lv = level[v as usize];
             for &e in &cluster.out_edges[v as usize] {
-                let w = cluster.edges[e as usize].1;
-                if level[w as usize] == u32::MAX {
-                    level[w as usize] = lv + 1;
-                    order.push(w);
+                let w = cluster.edges[e as usize].1 as usize;
+                if level[w] == u32::MAX {
+                    level[w] = lv + 1;
+                    order.push(w as u32);
                 }
                 // One entry per predecessor node: the first edge between them carries
                 // the path, as for the enumeration.
-                if level[w as usize] == lv + 1 && pred[w as usize].last().map(|p| p.0) != Some(v) {
-                    pred[w as usize].push((v, e));
+                if level[w] == lv + 1 && cursor[w] != v {
+                    cursor[w] = v;
+                    pred_start[w + 1] += 1;
                 }
             }
         }
-        let mut pred_start = Vec::with_capacity(n + 1);
-        let mut preds = Vec::new();
-        pred_start.push(0);
-        for p in pred {
-            preds.extend(p);
-            pred_start.push(preds.len() as u32);
+        for v in 0..n {
+            pred_start[v + 1] += pred_start[v];
+            cursor[v] = pred_start[v];
+        }
+        let mut preds = vec![(0u32, 0u32); pred_start[n] as usize];
+        for &v in order.iter() {
+            let lv = level[v as usize];
+            for &e in &cluster.out_edges[v as usize] {
+                let w = cluster.edges[e as usize].1 as usize;
+                let slot = cursor[w] as usize;
+                if level[w] == lv + 1 && (slot == pred_start[w] as usize || preds[slot - 1].0 != v)
+                {
+                    preds[slot] = (v, e);
+                    cursor[w] += 1;
+                }
+            }
         }
         SourceDag {
             level,
@@ -535,6 +261,7 @@ pub struct PathFinder<'c> {
     dags: Vec<Option<SourceDag>>,
     /// Whether searches are kept (hosts × nodes below a memory bound).
     keep: bool,
+    search: SearchBuffers,
     /// Per node: lies on a minimal path to the current destination.
     on_path: Vec<bool>,
     /// The nodes marked in `on_path`, sorted by discovery order before use.
@@ -544,6 +271,8 @@ pub struct PathFinder<'c> {
     count: Vec<f64>,
     stack: Vec<u32>,
     next_pred: Vec<usize>,
+    /// The minimal-path successors of the current node of a D-mod-K walk.
+    successors: Vec<(u32, u32)>,
     /// Paths of the pair-determined routers, by (source, destination, router).
     remembered: FxHashMap<(u32, u32, u8), Box<[u32]>>,
 }
@@ -559,12 +288,14 @@ impl<'c> PathFinder<'c> {
             name_rank: name_rank(cluster),
             dags: (0..cluster.hosts.len()).map(|_| None).collect(),
             keep,
+            search: SearchBuffers::default(),
             on_path: vec![false; n],
             marked: Vec::new(),
             best: vec![0; n],
             count: vec![0.0; n],
             stack: Vec::new(),
             next_pred: Vec::new(),
+            successors: Vec::new(),
             remembered: FxHashMap::default(),
         }
     }
@@ -576,11 +307,10 @@ impl<'c> PathFinder<'c> {
         router: PathRouter,
         loads: &mut LinkLoads,
         rng: &mut impl Rng,
-    ) -> Result<Routes, PlacementError> {
+    ) -> Result<Routes, ClusterError> {
         let cluster = self.cluster;
         if loads.bytes.len() != cluster.edges.len() {
-            loads.bytes = vec![0; cluster.edges.len()];
-            loads.flows = vec![0; cluster.edges.len()];
+            *loads = LinkLoads::new(cluster);
         }
         let mut routes = Routes {
             edges: Vec::new(),
@@ -591,12 +321,7 @@ impl<'c> PathFinder<'c> {
             if hs != hd {
                 let from = routes.edges.len();
                 self.route_into(hs, hd, router, &loads.bytes, rng, &mut routes.edges)?;
-                for &e in &routes.edges[from..] {
-                    if is_network_link(cluster, e) {
-                        loads.bytes[e as usize] += bytes;
-                        loads.flows[e as usize] += flows;
-                    }
-                }
+                loads.add(cluster, &routes.edges[from..], bytes, flows);
             }
             routes.start.push(routes.edges.len() as u32);
         }
@@ -612,7 +337,7 @@ impl<'c> PathFinder<'c> {
         router: PathRouter,
         bytes: &[u64],
         rng: &mut impl Rng,
-    ) -> Result<Vec<u32>, PlacementError> {
+    ) -> Result<Vec<u32>, ClusterError> {
         let mut path = Vec::new();
         self.route_into(hs, hd, router, bytes, rng, &mut path)?;
         Ok(path)
@@ -628,12 +353,8 @@ impl<'c> PathFinder<'c> {
         bytes: &[u64],
         rng: &mut impl Rng,
         out: &mut Vec<u32>,
-    ) -> Result<(), PlacementError> {
-        let fixed = matches!(
-            router,
-            PathRouter::Dmodk | PathRouter::Smodk | PathRouter::PfsimDmodk
-        );
-        if fixed {
+    ) -> Result<(), ClusterError> {
+        if router.is_fixed() {
             if let Some(path) = self.remembered.get(&(hs, hd, router as u8)) {
                 out.extend_from_slice(path);
                 return Ok(());
@@ -644,10 +365,10 @@ impl<'c> PathFinder<'c> {
         let (src, dst) = (cluster.hosts[hs as usize], cluster.hosts[hd as usize]);
         let dag = match self.dags[hs as usize].take() {
             Some(d) => d,
-            None => SourceDag::new(cluster, src),
+            None => SourceDag::new(cluster, src, &mut self.search),
         };
         let result = if dag.level[dst as usize] == u32::MAX {
-            Err(PlacementError::Disconnected {
+            Err(ClusterError::Disconnected {
                 from: cluster.names[src as usize].clone(),
                 to: cluster.names[dst as usize].clone(),
             })
@@ -664,7 +385,7 @@ impl<'c> PathFinder<'c> {
             for &v in &self.marked {
                 self.on_path[v as usize] = false;
             }
-            if fixed {
+            if router.is_fixed() {
                 self.remembered
                     .insert((hs, hd, router as u8), out[from..].into());
             }
@@ -709,7 +430,7 @@ impl<'c> PathFinder<'c> {
     /// sorted by node order, and the choice `digit mod |C|`, the digit divided by |C|
     /// after each branch; PFSim's variant (`pfsim`) sorts by name and keeps the digit.
     fn walk_down(
-        &self,
+        &mut self,
         dag: &SourceDag,
         src: u32,
         dst: u32,
@@ -717,13 +438,14 @@ impl<'c> PathFinder<'c> {
         pfsim: bool,
         path: &mut Vec<u32>,
     ) {
+        let cluster = self.cluster;
         let mut digit = index;
         let mut v = src;
-        let mut next: Vec<(u32, u32)> = Vec::new();
+        let next = &mut self.successors;
         while v != dst {
             next.clear();
-            for &e in &self.cluster.out_edges[v as usize] {
-                let w = self.cluster.edges[e as usize].1;
+            for &e in &cluster.out_edges[v as usize] {
+                let w = cluster.edges[e as usize].1;
                 if self.on_path[w as usize]
                     && dag.level[w as usize] == dag.level[v as usize] + 1
                     && !next.iter().any(|&(x, _)| x == w)
@@ -756,7 +478,6 @@ impl<'c> PathFinder<'c> {
             v = w;
         }
     }
-
     /// The cheapest minimal path by the sum (or the maximum) of `bytes` over its edges;
     /// among equal costs the first in enumeration order (predecessor choices from the
     /// destination backwards, earliest first).
@@ -851,26 +572,6 @@ impl<'c> PathFinder<'c> {
     }
 }
 
-/// Whether edge `e` is a network link (switch–switch, or host–host in a direct network)
-/// rather than a host's link to its switch. O(1).
-pub fn is_network_link(cluster: &Cluster, e: u32) -> bool {
-    let (u, v, _) = cluster.edges[e as usize];
-    cluster.is_host[u as usize] == cluster.is_host[v as usize]
-}
-
-/// Removes a finished job's traffic: `routes` and `pairs` as [`route_job`] returned and
-/// took them. O(Σ route lengths).
-pub fn unroute_job(cluster: &Cluster, pairs: &HostPairs, routes: &Routes, loads: &mut LinkLoads) {
-    for (i, &(_, _, bytes, flows)) in pairs.pairs.iter().enumerate() {
-        for &e in routes.path(i) {
-            if is_network_link(cluster, e) {
-                loads.bytes[e as usize] -= bytes;
-                loads.flows[e as usize] -= flows;
-            }
-        }
-    }
-}
-
 /// Per node: its rank in the lexicographic order of node names (PFSim sorts string ids).
 ///
 /// Names that are all integers (PFSim's generated topologies) sort numerically, as
@@ -887,50 +588,6 @@ fn name_rank(cluster: &Cluster) -> Vec<u32> {
         rank[v as usize] = r as u32;
     }
     rank
-}
-
-/// Statistics over the network links (switch–switch, and host–host in direct networks),
-/// as PFSim reports them for switch–switch links.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LinkStats {
-    /// Network links.
-    pub links: usize,
-    /// Largest bytes ÷ capacity.
-    pub max: f64,
-    /// Smallest bytes ÷ capacity.
-    pub min: f64,
-    /// Mean bytes ÷ capacity.
-    pub mean: f64,
-    /// Sample variance (n − 1) of bytes ÷ capacity.
-    pub variance: f64,
-    /// Largest number of rank pairs on one link.
-    pub max_flows: u64,
-}
-
-/// Statistics of `loads` over the network links of `cluster`. O(edges).
-pub fn link_stats(cluster: &Cluster, loads: &LinkLoads) -> LinkStats {
-    let values: Vec<(f64, u64)> = cluster
-        .edges
-        .iter()
-        .enumerate()
-        .filter(|&(e, _)| is_network_link(cluster, e as u32))
-        .map(|(e, &(_, _, cap))| (loads.bytes[e] as f64 / cap, loads.flows[e]))
-        .collect();
-    let n = values.len() as f64;
-    let mean = values.iter().map(|v| v.0).sum::<f64>() / n.max(1.0);
-    let variance = if values.len() > 1 {
-        values.iter().map(|v| (v.0 - mean).powi(2)).sum::<f64>() / (n - 1.0)
-    } else {
-        0.0
-    };
-    LinkStats {
-        links: values.len(),
-        max: values.iter().map(|v| v.0).fold(0.0, f64::max),
-        min: values.iter().map(|v| v.0).fold(f64::INFINITY, f64::min),
-        mean,
-        variance,
-        max_flows: values.iter().map(|v| v.1).max().unwrap_or(0),
-    }
 }
 
 #[cfg(test)]
