@@ -2,7 +2,6 @@
 //! with its largest link load relative to the first row's.
 
 use crate::cluster::evaluate::Evaluation;
-use crate::cluster::loads::is_network_link;
 use crate::cluster::Cluster;
 use crate::workload::matrix::TrafficMatrix;
 use std::fmt::Write as _;
