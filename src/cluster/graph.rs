@@ -57,9 +57,7 @@ impl Cluster {
             };
             host_pes.push(pes);
         }
-        let capacity = fabric.edge_capacities().map_err(|(line, message)| {
-            located(path, Some(line as usize).filter(|&l| l > 0), message)
-        })?;
+        let capacity = fabric.edge_capacities(path)?;
         let mut edges = Vec::with_capacity(fabric.num_edges());
         let mut out_edges = vec![Vec::new(); n];
         for (e, &cap) in capacity.iter().enumerate() {

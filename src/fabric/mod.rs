@@ -23,6 +23,7 @@ pub use load::{
     compile_dot, load_routed_fabric, load_routed_fabric_from, read_input, LoadOptions, LoadedFabric,
 };
 
+use crate::error::LocatedError;
 use std::fmt;
 use std::io;
 
@@ -215,17 +216,19 @@ impl fmt::Display for EdgeLabel<'_> {
 
 impl Fabric {
     /// Each edge's capacity from its `capacity` attribute (1.0 where absent). An edge
-    /// whose value is not a positive number is an error: its input line (0 when not from
-    /// a file) and what was expected. O(edges).
-    pub fn edge_capacities(&self) -> Result<Vec<f64>, (u32, String)> {
+    /// whose value is not a positive number is an error naming `path` (the file the
+    /// fabric was read from), the edge's input line when it has one, and what was
+    /// expected. O(edges).
+    pub fn edge_capacities(&self, path: &str) -> Result<Vec<f64>, LocatedError> {
         (0..self.num_edges())
             .map(
                 |e| match self.edge_attrs[e].iter().find(|(k, _)| k == "capacity") {
                     None => Ok(1.0),
                     Some((_, v)) => match v.trim_matches('"').parse::<f64>() {
                         Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
-                        _ => Err((
-                            self.edge_lines[e],
+                        _ => Err(LocatedError::at(
+                            path,
+                            Some(self.edge_lines[e]).filter(|&l| l > 0),
                             format!("edge capacity \"{v}\" is not a positive number"),
                         )),
                     },

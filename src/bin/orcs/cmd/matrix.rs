@@ -27,9 +27,7 @@ pub fn run(plan: &MatrixPlan) -> Result<ExitCode> {
         loaded.fill_comments();
     }
     let (fabric, table) = (&loaded.fabric, &loaded.table);
-    let capacity = fabric
-        .edge_capacities()
-        .map_err(|(line, message)| anyhow::anyhow!("{}:{line}: {message}", plan.input_file))?;
+    let capacity = fabric.edge_capacities(&plan.input_file)?;
     let traffic = SlotTraffic::new(&matrix, plan.ranks_per_host);
     if traffic.slots as usize > fabric.num_hosts() {
         bail!(
