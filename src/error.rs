@@ -41,7 +41,7 @@ impl LocatedError {
     }
 
     /// An error at the 1-based `line` of `path`; line 0 means "the file as a whole".
-    pub fn at_line(path: impl Into<String>, line: u32, message: impl Into<String>) -> Self {
+    pub(crate) fn at_line(path: impl Into<String>, line: u32, message: impl Into<String>) -> Self {
         let mut e = LocatedError::new(path, message);
         e.line = (line > 0).then_some(line);
         e
@@ -66,7 +66,7 @@ impl LocatedError {
     }
 
     /// The same error named after `path` (for parsers that do not know their file's name).
-    pub fn in_file(mut self, path: impl Into<String>) -> Self {
+    pub(crate) fn in_file(mut self, path: impl Into<String>) -> Self {
         self.path = path.into();
         self
     }

@@ -80,7 +80,7 @@ impl Cluster {
 
     /// The switch a host's first out-edge leads to, its leaf (the host's own node when
     /// it has no link). O(1).
-    pub fn leaf_of(&self, host: u32) -> u32 {
+    pub(crate) fn leaf_of(&self, host: u32) -> u32 {
         let node = self.hosts[host as usize];
         self.out_edges[node as usize]
             .first()

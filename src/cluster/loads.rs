@@ -50,7 +50,7 @@ impl LinkLoads {
 
 /// Whether edge `e` is a network link (switch–switch, or host–host in a direct network)
 /// rather than a host's link to its switch. O(1).
-pub fn is_network_link(cluster: &Cluster, e: u32) -> bool {
+pub(crate) fn is_network_link(cluster: &Cluster, e: u32) -> bool {
     let (u, v, _) = cluster.edges[e as usize];
     cluster.is_host[u as usize] == cluster.is_host[v as usize]
 }
@@ -58,7 +58,12 @@ pub fn is_network_link(cluster: &Cluster, e: u32) -> bool {
 /// Removes a finished job's traffic: `routes` and `pairs` as
 /// [`route_job`](crate::cluster::paths::route_job) returned and took them.
 /// O(Σ route lengths).
-pub fn unroute_job(cluster: &Cluster, pairs: &HostPairs, routes: &Routes, loads: &mut LinkLoads) {
+pub(crate) fn unroute_job(
+    cluster: &Cluster,
+    pairs: &HostPairs,
+    routes: &Routes,
+    loads: &mut LinkLoads,
+) {
     for (i, &(_, _, bytes, flows)) in pairs.pairs.iter().enumerate() {
         loads.remove(cluster, routes.path(i), bytes, flows);
     }

@@ -219,8 +219,8 @@ impl SourceDag {
         }
         for v in 0..n {
             pred_start[v + 1] += pred_start[v];
-            cursor[v] = pred_start[v];
         }
+        cursor[..n].copy_from_slice(&pred_start[..n]);
         let mut preds = vec![(0u32, 0u32); pred_start[n] as usize];
         for &v in order.iter() {
             let lv = level[v as usize];

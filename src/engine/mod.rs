@@ -1,6 +1,6 @@
 //! The Monte Carlo engine: a workload mapped onto a routed fabric run after run, every
 //! route walked through the forwarding tables, and the links' loads turned into ORCS's
-//! metrics. [`request`] sizes and lays out a simulation for a fabric, [`unit`] walks the
+//! metrics. [`request`] sizes and lays out a simulation for a fabric, [`unit`](mod@unit) walks the
 //! unit messages of a pattern, [`weighted`] the bytes of a traffic matrix; [`stream`]
 //! derives every run's random generator from (seed, run), so results never depend on the
 //! thread count; [`ranks`] shares runs out over the processes of `mpirun` and carries

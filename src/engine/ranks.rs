@@ -1,8 +1,8 @@
 //! Spreading work over the processes of `mpirun` (cargo feature `mpi`).
 //!
 //! One simulation: rank r of K performs runs ⌊n·r/K⌋..⌊n·(r+1)/K⌋ and sends that slice
-//! to rank 0 as bytes ([`SimOutcome::to_bytes`], the wire format kept here), and rank 0
-//! combines the slices in rank order ([`SimOutcome::combine`]) and alone writes the
+//! to rank 0 as bytes (`SimOutcome::to_bytes`, the wire format kept here), and rank 0
+//! combines the slices in rank order (`SimOutcome::combine`) and alone writes the
 //! output, so the bytes are those one process writes with the same seed. A
 //! scan ([`crate::scan::run`]) gives each rank every K-th pending cell. Without the
 //! feature, or outside `mpirun`, there is one rank and everything runs here.
@@ -11,7 +11,9 @@
 //! out: nothing here is global, and a program that never calls [`init`] simply uses
 //! [`Ranks::single`].
 
-use crate::engine::unit::{LinkCongestionTotals, SimOutcome, Simulation};
+#[cfg(any(feature = "mpi", test))]
+use crate::engine::unit::LinkCongestionTotals;
+use crate::engine::unit::{SimOutcome, Simulation};
 
 /// This process's place among the ranks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,7 +98,7 @@ impl Ranks {
     }
 
     /// Waits until every rank got here.
-    pub fn barrier(&self) {
+    pub(crate) fn barrier(&self) {
         #[cfg(feature = "mpi")]
         if self.size > 1 {
             use mpi::traits::CommunicatorCollectives;
@@ -106,7 +108,7 @@ impl Ranks {
 
     /// The runs of `0..runs` that this rank performs: ⌊n·r/K⌋..⌊n·(r+1)/K⌋, so the
     /// slices of all ranks are disjoint, ordered and cover every run.
-    pub fn slice(&self, runs: u64) -> std::ops::Range<u64> {
+    pub(crate) fn slice(&self, runs: u64) -> std::ops::Range<u64> {
         let (k, r) = (self.size as u128, self.rank as u128);
         let bound = |r: u128| (runs as u128 * r / k) as u64;
         bound(r)..bound(r + 1)
@@ -151,9 +153,11 @@ impl Ranks {
 
 /// The wire format of a slice: rank 0 gets every other rank's [`SimOutcome`] as bytes.
 impl SimOutcome {
+    // Only MPI ranks exchange outcomes as bytes.
+    #[cfg(any(feature = "mpi", test))]
     /// The outcome as bytes (little-endian, lengths first) for sending to another
     /// process; [`SimOutcome::from_bytes`] reads it back exactly (NaNs included).
-    pub fn to_bytes(&self) -> Vec<u8> {
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
         let mut b = Vec::new();
         let u64s = |b: &mut Vec<u8>, v: &[u64]| {
             b.extend_from_slice(&(v.len() as u64).to_le_bytes());
@@ -192,8 +196,10 @@ impl SimOutcome {
         b
     }
 
-    /// Reads [`SimOutcome::to_bytes`]; None for bytes it did not write.
-    pub fn from_bytes(bytes: &[u8]) -> Option<SimOutcome> {
+    // Only MPI ranks exchange outcomes as bytes.
+    #[cfg(any(feature = "mpi", test))]
+    /// Reads `SimOutcome::to_bytes`; None for bytes it did not write.
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Option<SimOutcome> {
         let mut at = 0usize;
         let runs = word_at(bytes, &mut at)?;
         let weight_hist = list_at(bytes, &mut at)?;
@@ -238,6 +244,8 @@ impl SimOutcome {
     }
 }
 
+// Only MPI ranks exchange outcomes as bytes.
+#[cfg(any(feature = "mpi", test))]
 /// A little-endian u64 at `*at`.
 fn word_at(bytes: &[u8], at: &mut usize) -> Option<u64> {
     let w = bytes.get(*at..*at + 8)?;
@@ -245,6 +253,8 @@ fn word_at(bytes: &[u8], at: &mut usize) -> Option<u64> {
     Some(u64::from_le_bytes(w.try_into().ok()?))
 }
 
+// Only MPI ranks exchange outcomes as bytes.
+#[cfg(any(feature = "mpi", test))]
 /// A length-prefixed list of little-endian u64 at `*at`.
 fn list_at(bytes: &[u8], at: &mut usize) -> Option<Vec<u64>> {
     let n = word_at(bytes, at)? as usize;

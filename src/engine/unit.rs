@@ -112,9 +112,11 @@ impl SimOutcome {
         self.weight_hist.iter().sum()
     }
 
+    // Only MPI ranks exchange outcomes as bytes.
+    #[cfg(any(feature = "mpi", test))]
     /// Joins slices of one simulation given in run order (see
     /// [`Simulation::run_range`]): per-run values concatenated, totals summed.
-    pub fn combine(parts: Vec<SimOutcome>) -> SimOutcome {
+    pub(crate) fn combine(parts: Vec<SimOutcome>) -> SimOutcome {
         let mut out = SimOutcome::default();
         for p in parts {
             out.runs += p.runs;
@@ -351,7 +353,7 @@ impl<'a> Simulation<'a> {
     /// Performs runs `range` only (a slice of the simulation for one of several
     /// processes): per-run values for those runs, totals over them. Slices combined in
     /// order with [`SimOutcome::combine`] equal [`Simulation::run`] bit for bit.
-    pub fn run_range(
+    pub(crate) fn run_range(
         &self,
         range: std::ops::Range<u64>,
         progress: &(dyn Fn(u64) + Sync),
@@ -442,7 +444,7 @@ impl<'a> Simulation<'a> {
 
     /// Rebuilds run `run`'s rank → host list and pattern levels exactly as the
     /// simulation draws them (for `--printptrn` and `--printnamelist`).
-    pub fn materialize(&self, run: u64, ranks: &mut Vec<u32>, levels: &mut Levels) {
+    pub(crate) fn materialize(&self, run: u64, ranks: &mut Vec<u32>, levels: &mut Levels) {
         let mut rng = stream_rng(self.config.seed, Stream::Run(run));
         self.layout.fill(&mut rng, ranks);
         match &self.fixed_levels {
@@ -454,7 +456,7 @@ impl<'a> Simulation<'a> {
     }
 
     /// The levels a run simulates: all of them, or the one chosen with `-l`.
-    pub fn simulated_levels(&self, levels: &Levels) -> std::ops::Range<usize> {
+    pub(crate) fn simulated_levels(&self, levels: &Levels) -> std::ops::Range<usize> {
         match self.config.level {
             Some(l) => l.min(levels.num_levels())..(l + 1).min(levels.num_levels()),
             None => 0..levels.num_levels(),

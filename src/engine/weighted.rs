@@ -260,7 +260,7 @@ impl<'a> WeightedSimulation<'a> {
     }
 
     /// Run `run`'s slot → host order, exactly as the simulation draws it.
-    pub fn materialize(&self, run: u64, hosts: &mut Vec<u32>) {
+    pub(crate) fn materialize(&self, run: u64, hosts: &mut Vec<u32>) {
         let mut rng = stream_rng(self.config.seed, Stream::Run(run));
         self.layout.fill(&mut rng, hosts);
     }

@@ -29,15 +29,15 @@ use rayon::prelude::*;
 use std::io::{self, Read, Write};
 
 /// The first bytes of every cache file.
-pub const MAGIC: &[u8; 8] = b"ORCSFAB\n";
+pub(crate) const MAGIC: &[u8; 8] = b"ORCSFAB\n";
 /// The layout version this build reads and writes.
-pub const VERSION: u32 = 2;
+pub(crate) const VERSION: u32 = 2;
 
 /// Arrays larger than this are checksummed in parallel pieces of this size.
 const PIECE: usize = 8 << 20;
 
 /// True if `head` (the first bytes of a file) starts like a fabric cache.
-pub fn is_cache(head: &[u8]) -> bool {
+pub(crate) fn is_cache(head: &[u8]) -> bool {
     head.starts_with(MAGIC)
 }
 

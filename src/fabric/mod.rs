@@ -6,7 +6,7 @@
 //! are built together from a routed dot file by [`load_routed_fabric`], from a binary
 //! cache by [`cache::read_cache`], or from InfiniBand dumps through [`input::load_input`].
 //!
-//! Reading fails only on an input, with a [`LocatedError`](crate::error::LocatedError) naming the file (and line) at
+//! Reading fails only on an input, with a [`LocatedError`] naming the file (and line) at
 //! fault; [`FabricError`] is why a fabric cannot be written.
 //!
 //! This folder may use [`crate::error`], the forwarding table and route check of
@@ -108,7 +108,11 @@ pub struct EdgeComments {
 impl EdgeComments {
     /// Comments from per-edge host lists (symbol ids in `symbols`); edges flagged in
     /// `all` get `*` instead of their list.
-    pub fn from_lists(symbols: dot::SymbolTable, lists: Vec<Vec<u32>>, all: &[bool]) -> Self {
+    pub(crate) fn from_lists(
+        symbols: dot::SymbolTable,
+        lists: Vec<Vec<u32>>,
+        all: &[bool],
+    ) -> Self {
         let mut comments = EdgeComments {
             kinds: Vec::with_capacity(lists.len()),
             tokens: Vec::new(),
@@ -184,7 +188,7 @@ impl Fabric {
 
     /// The GUID ORCS derives from a host name (spec §4.3): the name without its first
     /// character read like C `strtoul(s, NULL, 16)`.
-    pub fn host_guid(&self, host: u32) -> u64 {
+    pub(crate) fn host_guid(&self, host: u32) -> u64 {
         guid_from_host_name(self.host_name(host))
     }
 }
@@ -239,7 +243,7 @@ impl Fabric {
 }
 
 /// True if ORCS treats a node of this name as a host: the name starts with `H`.
-pub fn is_host_name(name: &str) -> bool {
+pub(crate) fn is_host_name(name: &str) -> bool {
     name.starts_with('H')
 }
 
@@ -252,7 +256,7 @@ pub fn guid_from_host_name(name: &str) -> u64 {
 }
 
 /// C `strtoul(s, NULL, 16)` on a string, saturating on overflow.
-pub fn parse_strtoul_hex(s: &str) -> u64 {
+pub(crate) fn parse_strtoul_hex(s: &str) -> u64 {
     let s = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
     let (negative, s) = match s.as_bytes().first() {
         Some(b'-') => (true, &s[1..]),

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 /// A dot ID as written: bare when it is a plain identifier or numeral, quoted otherwise.
-pub fn dot_id(id: &str) -> String {
+pub(crate) fn dot_id(id: &str) -> String {
     let plain_ident = id
         .bytes()
         .next()
@@ -86,7 +86,7 @@ fn write_attrs(out: &mut dyn Write, attrs: Vec<(String, String)>) -> io::Result<
 /// The port number of every edge at its tail: the edge's `key` when all keys of the
 /// fabric are port numbers (as converted and lftsdump2dot fabrics have), otherwise the
 /// position in the tail's out-edge list (1-based).
-pub fn edge_ports(fabric: &Fabric) -> Vec<u32> {
+pub(crate) fn edge_ports(fabric: &Fabric) -> Vec<u32> {
     let keyed: Option<Vec<u32>> = fabric
         .edge_keys
         .iter()

@@ -38,7 +38,7 @@ pub struct Sources<'a> {
 
 /// The default vertex name of a node: `H`/`S`/`R` and the 16-hex-digit node GUID (hosts
 /// keep ORCS's rule "name starts with H", and ORCS's GUID order reads the hex back).
-pub fn default_name(kind: NodeKind, guid: u64) -> String {
+pub(crate) fn default_name(kind: NodeKind, guid: u64) -> String {
     let prefix = match kind {
         NodeKind::Ca => 'H',
         NodeKind::Switch => 'S',

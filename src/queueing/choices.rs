@@ -104,7 +104,7 @@ impl Service {
     }
 
     /// Kendall notation of one centre: `M/M/1` or `M/D/1`.
-    pub fn kendall(self) -> &'static str {
+    pub(crate) fn kendall(self) -> &'static str {
         match self {
             Service::Exponential => "M/M/1",
             Service::Deterministic => "M/D/1",

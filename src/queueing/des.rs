@@ -103,14 +103,14 @@ impl Estimate {
 
     /// The distance of `x` from the mean in half widths (0 inside the middle, 1 at the
     /// edge of the interval).
-    pub fn deviation(&self, x: f64) -> f64 {
+    pub(crate) fn deviation(&self, x: f64) -> f64 {
         (x - self.mean).abs() / self.half_width
     }
 }
 
 /// How an analytical value relates to the simulated quantity it is compared with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Theory {
+pub(crate) enum Theory {
     /// The formula is exact for the simulated system: the simulated mean must agree with
     /// it within its confidence interval.
     Exact,
@@ -122,7 +122,7 @@ impl Theory {
     /// The sojourn and waiting times of `centre` (`None`: end to end) under `service`,
     /// simulated with `sources`: exact with open sources for exponential service (a Kelly
     /// network) and at the ICN1 for deterministic service (fed by Poisson streams).
-    pub fn of_times(service: Service, sources: Sources, centre: Option<Centre>) -> Theory {
+    pub(crate) fn of_times(service: Service, sources: Sources, centre: Option<Centre>) -> Theory {
         let open = sources == Sources::Open;
         if open && (service == Service::Exponential || centre == Some(Centre::Icn1)) {
             Theory::Exact
@@ -133,7 +133,7 @@ impl Theory {
 
     /// The utilisations `ρ = λ_x·S_x`, simulated with `sources`: exact with open sources,
     /// whatever the service.
-    pub fn of_utilisation(sources: Sources) -> Theory {
+    pub(crate) fn of_utilisation(sources: Sources) -> Theory {
         match sources {
             Sources::Open => Theory::Exact,
             Sources::Blocking => Theory::Approximate,

@@ -68,7 +68,7 @@ pub struct Solution {
 impl Solution {
     /// The mean latency by Little's law, `L/(N·λ_eff)` for `total_nodes` processors: equal
     /// to [`Solution::latency`], so a check of the solution. `None` when nothing is sent.
-    pub fn little_latency(&self, total_nodes: u64) -> Option<f64> {
+    pub(crate) fn little_latency(&self, total_nodes: u64) -> Option<f64> {
         (self.lambda_eff > 0.0).then(|| self.population / (total_nodes as f64 * self.lambda_eff))
     }
 

@@ -125,7 +125,7 @@ pub struct Grid {
 }
 
 /// A number as short as it can be written exactly (for labels).
-pub fn short_number(x: f64) -> String {
+pub(crate) fn short_number(x: f64) -> String {
     if x == x.round() && x.abs() < 1e15 {
         format!("{}", x as i64)
     } else {
@@ -176,7 +176,7 @@ impl Scenario {
     }
 
     /// The networks as configured, with `arch` (if any) for all three.
-    pub fn networks_with(&self, arch: Option<Architecture>) -> [super::Network; 3] {
+    pub(crate) fn networks_with(&self, arch: Option<Architecture>) -> [super::Network; 3] {
         self.networks.clone().map(|s| {
             let mut n = s.network();
             if let Some(a) = arch {
@@ -188,7 +188,7 @@ impl Scenario {
 
     /// The hardware of the three networks for people: one label when they are alike,
     /// else `ICN1 …, ECN1 …, ICN2 …` (see [`NetworkSettings::label`]).
-    pub fn hardware_label(&self) -> String {
+    pub(crate) fn hardware_label(&self) -> String {
         let labels = self.networks.clone().map(|n| n.label());
         if labels.iter().all(|l| *l == labels[0]) {
             labels[0].clone()
@@ -300,7 +300,7 @@ impl Scenario {
 }
 
 /// "non-blocking", "blocking", or the three architectures when they differ.
-pub fn architecture_label(networks: &[super::Network; 3]) -> String {
+pub(crate) fn architecture_label(networks: &[super::Network; 3]) -> String {
     let a = networks[0].architecture;
     if networks.iter().all(|n| n.architecture == a) {
         a.name().to_string()

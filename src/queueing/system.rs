@@ -93,7 +93,7 @@ impl System {
     }
 
     /// Checks every parameter; errors name the parameter and the expected range.
-    pub fn validate(&self) -> Result<(), QueueError> {
+    pub(crate) fn validate(&self) -> Result<(), QueueError> {
         if self.clusters == 0 {
             return Err(invalid("number of clusters C", "must be at least 1"));
         }

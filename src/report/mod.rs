@@ -26,10 +26,10 @@ pub mod traffic;
 
 pub use check::{check_text, deadlock_text, routequal_text};
 pub use sim::{
-    cable_table_text, compat_preamble, congestion_color, csv_report, echo_block, header,
-    hist_acc_band_text, hist_max_cong_text, integer_stats_text, json_report, links_csv,
-    metric_text, summary_line, write_cable_dot, write_runs, RunInfo,
+    compat_preamble, csv_report, echo_block, header, json_report, links_csv, metric_text,
+    summary_line, write_cable_dot, write_runs, RunInfo,
 };
+pub(crate) use sim::{congestion_color, hist_acc_band_text};
 
 /// Version of the JSON and CSV layouts; bumped on incompatible changes.
 pub const SCHEMA_VERSION: u32 = 1;

@@ -78,7 +78,7 @@ pub struct CableDoc {
 }
 
 /// The schema versions this build reads.
-pub const READABLE_SCHEMA: u32 = SCHEMA_VERSION;
+pub(crate) const READABLE_SCHEMA: u32 = SCHEMA_VERSION;
 
 /// The `cable_congestion` entries of per-edge counts `cable`.
 fn cable_docs(fabric: &Fabric, cable: &[u64]) -> Vec<CableDoc> {

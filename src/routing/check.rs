@@ -33,12 +33,12 @@ impl RouteSummary {
 
     /// True if this summary covers every host of `fabric` and found nothing broken, so
     /// that any subset of its hosts may be simulated without checking again.
-    pub fn proves_all_routed(&self, fabric: &Fabric) -> bool {
+    pub(crate) fn proves_all_routed(&self, fabric: &Fabric) -> bool {
         self.num_hosts == fabric.num_hosts() && self.broken == 0
     }
 
     /// The longest route, in edges.
-    pub fn max_route_len(&self) -> usize {
+    pub(crate) fn max_route_len(&self) -> usize {
         self.path_lengths.len().saturating_sub(1)
     }
 }
@@ -128,7 +128,7 @@ pub struct RouteCheck {
 
 impl RouteCheck {
     /// How many broken pairs are kept as examples.
-    pub const MAX_EXAMPLES: usize = 20;
+    pub(crate) const MAX_EXAMPLES: usize = 20;
 
     /// True if every pair is routed.
     pub fn all_routed(&self) -> bool {

@@ -11,7 +11,7 @@ use crate::routing::ForwardingTable;
 /// The dependencies of every channel, as a bitset over the out-edges of its head node
 /// (a channel can only lead to an edge leaving the node it enters).
 #[derive(Debug, Clone)]
-pub struct DependencyGraph {
+pub(crate) struct DependencyGraph {
     /// Words per channel (the largest out-degree, in 64-bit words).
     words: usize,
     /// `bits[c * words ..]`: bit i set when channel c leads to the i-th out-edge of its head.
@@ -95,7 +95,7 @@ impl DependencyGraph {
 
     /// A cycle of channels, if any (iterative depth-first search). O(channels +
     /// dependencies).
-    pub fn find_cycle(&self, fabric: &Fabric) -> Option<Vec<u32>> {
+    pub(crate) fn find_cycle(&self, fabric: &Fabric) -> Option<Vec<u32>> {
         const WHITE: u8 = 0;
         const GREY: u8 = 1;
         const BLACK: u8 = 2;

@@ -50,7 +50,7 @@ pub enum RoutingChoiceError {
 
 /// The routing engine a structure gets by default: D-mod-K on trees, dimension order on
 /// grids, minhop otherwise.
-pub fn default_routing(structure: &Structure) -> &'static str {
+pub(crate) fn default_routing(structure: &Structure) -> &'static str {
     match structure {
         Structure::Tree { .. } => "dmodk",
         Structure::Grid { .. } => "dor",

@@ -163,7 +163,7 @@ impl ForwardingTable {
     }
 
     /// Makes `node` send every destination through `edge` (which must leave `node`).
-    pub fn set_uniform(&mut self, node: u32, edge: u32) {
+    pub(crate) fn set_uniform(&mut self, node: u32, edge: u32) {
         self.row_of_node[node as usize] = NONE;
         self.uniform_edge[node as usize] = edge;
     }
@@ -203,7 +203,7 @@ impl ForwardingTable {
 
     /// Stores the rows with one byte per entry when every entry fits (all ports below
     /// 255), halving the table's memory. O(entries), in parallel.
-    pub fn compact(&mut self) {
+    pub(crate) fn compact(&mut self) {
         let PortRows::Wide(wide) = &self.ports else {
             return;
         };
@@ -231,7 +231,7 @@ impl ForwardingTable {
 
     /// The table's arrays, for serialisation: hosts per row, per-node row index (or
     /// [`NONE`]), per-node uniform edge (or [`NONE`]), and the dense rows.
-    pub fn raw_parts(&self) -> (usize, &[u32], &[u32], &PortRows) {
+    pub(crate) fn raw_parts(&self) -> (usize, &[u32], &[u32], &PortRows) {
         (
             self.num_hosts,
             &self.row_of_node,
@@ -242,7 +242,7 @@ impl ForwardingTable {
 
     /// Rebuilds a table from [`ForwardingTable::raw_parts`], checking that every entry
     /// fits `fabric` (rows exist, uniform edges leave their node, ports are out-edges).
-    pub fn from_raw_parts(
+    pub(crate) fn from_raw_parts(
         fabric: &Fabric,
         num_hosts: usize,
         row_of_node: Vec<u32>,
@@ -349,7 +349,7 @@ impl AnyRouter<'_> {
 
     /// See [`Router::walk_interleaved`].
     #[inline]
-    pub fn walk_interleaved(
+    pub(crate) fn walk_interleaved(
         &self,
         pairs: &[(u32, u32)],
         out: &mut [u32],
@@ -400,7 +400,7 @@ impl<P: PortIndex> Router<'_, P> {
     /// Route i's edges are written to `out[i * stride..]` and its length to `lens[i]`;
     /// `visit` sees every edge. Routes must be validated and at most `stride` long.
     #[inline]
-    pub fn walk_interleaved(
+    pub(crate) fn walk_interleaved(
         &self,
         pairs: &[(u32, u32)],
         out: &mut [u32],

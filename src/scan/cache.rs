@@ -15,12 +15,12 @@ use std::io::{BufWriter, Write};
 
 /// The cache folder of the results file `output`: its name without `.jsonl`, with
 /// `.cache`.
-pub fn cache_dir(output: &str) -> String {
+pub(crate) fn cache_dir(output: &str) -> String {
     format!("{}.cache", output.strip_suffix(".jsonl").unwrap_or(output))
 }
 
 /// The cache file of `source` in `cache_dir` (see the module documentation).
-pub fn cache_path(source: &FabricSource, cache_dir: &str) -> Result<String, ScanError> {
+pub(crate) fn cache_path(source: &FabricSource, cache_dir: &str) -> Result<String, ScanError> {
     let identity = match source {
         FabricSource::File(path) => {
             let meta =
@@ -43,7 +43,10 @@ pub fn cache_path(source: &FabricSource, cache_dir: &str) -> Result<String, Scan
 /// Loads `source` from its cache in `cache_dir`, or else reads (files as `-i` reads
 /// them) or generates and routes it, checks every host pair's route and writes the cache.
 /// The loaded fabric's `warnings` are for the caller to show.
-pub fn load_fabric(source: &FabricSource, cache_dir: &str) -> Result<LoadedFabric, ScanError> {
+pub(crate) fn load_fabric(
+    source: &FabricSource,
+    cache_dir: &str,
+) -> Result<LoadedFabric, ScanError> {
     let cached = cache_path(source, cache_dir)?;
     if let Ok(f) = File::open(&cached) {
         if let Ok(loaded) = cache::read_cache(&mut std::io::BufReader::new(f)) {

@@ -90,7 +90,7 @@ fn located(path: &str, line: Option<usize>, message: impl Into<String>) -> ScanE
 /// Why one cell cannot run; its record carries the text as `error`. Such a failure is as
 /// final as a result: the same cell fails the same way again.
 #[derive(Debug, thiserror::Error)]
-pub enum CellError {
+pub(crate) enum CellError {
     /// The pattern has no traffic at this size and the metric needs some.
     #[error("pattern {pattern} with commsize {commsize} has no traffic to measure")]
     NoTraffic {

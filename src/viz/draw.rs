@@ -13,13 +13,13 @@ use std::fmt;
 use std::sync::Once;
 
 /// The family name figures use for all text; it resolves to the embedded font.
-pub const FONT: &str = "sans-serif";
+pub(crate) const FONT: &str = "sans-serif";
 
 /// The embedded font's bytes.
 static FONT_BYTES: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 
 /// Makes the embedded font available to plotters (idempotent).
-pub fn register_embedded_font() {
+pub(crate) fn register_embedded_font() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // The only failure is a font that does not parse; the bytes are fixed at build
@@ -122,12 +122,12 @@ pub fn congestion_rgb(c: f32) -> RGBColor {
 
 /// The HSV color (hue, saturation, value) of scaled congestion `c`, computed in single
 /// precision as ORCS does: hue 0.4·(1 − c), saturation and value 0.9.
-pub fn congestion_hsv(c: f32) -> (f32, f32, f32) {
+pub(crate) fn congestion_hsv(c: f32) -> (f32, f32, f32) {
     (0.4 * (1.0 - c), 0.9, 0.9)
 }
 
 /// HSV (all in [0, 1]) to 8-bit RGB, the conversion Graphviz applies to `"h s v"` colors.
-pub fn hsv_to_rgb(h: f32, s: f32, v: f32) -> (u8, u8, u8) {
+pub(crate) fn hsv_to_rgb(h: f32, s: f32, v: f32) -> (u8, u8, u8) {
     let h6 = (h.rem_euclid(1.0)) * 6.0;
     let sector = h6.floor();
     let f = h6 - sector;

@@ -49,7 +49,7 @@ pub struct HistogramPlot {
 }
 
 /// Default image size of a plot, in pixels.
-pub const PLOT_SIZE: (u32, u32) = (900, 540);
+pub(crate) const PLOT_SIZE: (u32, u32) = (900, 540);
 
 /// Series colors: the main series first, then comparisons (color-blind safe).
 const PALETTE: [RGBColor; 4] = [

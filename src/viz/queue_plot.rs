@@ -13,7 +13,7 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 
 /// Default image size of the plot, in pixels.
-pub const PLOT_SIZE: (u32, u32) = (900, 560);
+pub(crate) const PLOT_SIZE: (u32, u32) = (900, 560);
 
 /// One line of the plot.
 #[derive(Debug, Clone, PartialEq)]

@@ -173,7 +173,7 @@ impl RankLayout {
 
     /// Writes one run's rank → host list into `out`: the initial order with the part
     /// subset and the remaining hosts each uniformly shuffled (unless `-d`). O(n).
-    pub fn fill<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut Vec<u32>) {
+    pub(crate) fn fill<R: Rng + ?Sized>(&self, rng: &mut R, out: &mut Vec<u32>) {
         out.clear();
         out.extend_from_slice(&self.initial);
         if self.shuffle {
@@ -270,7 +270,7 @@ fn bfs_hosts(fabric: &Fabric) -> Vec<u32> {
 /// Parses a node ordering file (spec §4.5): one hexadecimal GUID per line (optional
 /// `0x`, leading white space), blank lines and `#` lines ignored, a `#` comment or white
 /// space may follow the number.
-pub fn parse_node_ordering(text: &str, path: &str) -> Result<Vec<u64>, LocatedError> {
+pub(crate) fn parse_node_ordering(text: &str, path: &str) -> Result<Vec<u64>, LocatedError> {
     let mut guids = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let trimmed = line.trim_start();

@@ -47,7 +47,7 @@ impl Builder {
 }
 
 /// PFSim's XGFT(h; m; w) (spec pfsim.md §3.2): a level-l block holds m[l−1] level-(l−1)
-/// blocks and w[0]·…·w[l−1] switches, each linked in both directions to every top
+/// blocks and `w[0]·…·w[l−1]` switches, each linked in both directions to every top
 /// switch of every child block (a complete bipartite level, denser than the textbook
 /// XGFT); level-0 blocks are hosts with `npe` processing elements. Node ids are integers
 /// in creation order, children before their parents' switches, so hosts are numbered

@@ -57,7 +57,7 @@ pub struct JobsConfig {
 }
 
 /// The time series a run records (PFSim's metric names).
-pub const SERIES: [&str; 7] = [
+pub(crate) const SERIES: [&str; 7] = [
     "Maximum Congestion",
     "Congestion StdDev",
     "Maximum Number of Flows",
@@ -68,7 +68,7 @@ pub const SERIES: [&str; 7] = [
 ];
 
 /// The plain samples a run records, one per finished job.
-pub const SAMPLES: [&str; 2] = ["Job Wait Time", "Job Response Time"];
+pub(crate) const SAMPLES: [&str; 2] = ["Job Wait Time", "Job Response Time"];
 
 /// What one run recorded.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -42,7 +42,7 @@ impl Stats {
     /// sample and the last one holds until the horizon. With `drop_last` (PFSim) the
     /// last sample is left out and the horizon is the last sample's time. None without
     /// values. O(samples).
-    pub fn of_series(series: &TimeSeries, horizon: f64, drop_last: bool) -> Option<Stats> {
+    pub(crate) fn of_series(series: &TimeSeries, horizon: f64, drop_last: bool) -> Option<Stats> {
         let n = series.values.len() - usize::from(drop_last && !series.values.is_empty());
         if n == 0 {
             return None;
@@ -80,7 +80,7 @@ impl Stats {
     }
 
     /// Statistics of plain samples (Welford; n − 1 variance, 0 for one sample).
-    pub fn of_samples(values: &[f64]) -> Option<Stats> {
+    pub(crate) fn of_samples(values: &[f64]) -> Option<Stats> {
         if values.is_empty() {
             return None;
         }

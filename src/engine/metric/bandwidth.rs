@@ -59,7 +59,7 @@ pub fn acc_band_bin_edges() -> [f64; ACC_BAND_BINS + 1] {
     edges
 }
 
-/// The bin of `x` (edges[i] ≤ x < edges[i+1]), or `None` outside the histogram range.
+/// The bin of `x` (`edges[i] ≤ x < edges[i+1]`), or `None` outside the histogram range.
 pub fn acc_band_bin(edges: &[f64; ACC_BAND_BINS + 1], x: f64) -> Option<usize> {
     if !(x >= edges[0] && x < edges[ACC_BAND_BINS]) {
         return None;

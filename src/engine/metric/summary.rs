@@ -65,7 +65,7 @@ impl Summary {
 
     /// [`Summary::of`] the values that are defined: NaN marks a run without a value (a
     /// run without traffic has no bandwidth) and is left out.
-    pub fn of_defined(values: &[f64]) -> Option<Summary> {
+    pub(crate) fn of_defined(values: &[f64]) -> Option<Summary> {
         Summary::of(
             &values
                 .iter()
@@ -76,12 +76,12 @@ impl Summary {
     }
 
     /// [`Summary::of`] integer counts.
-    pub fn of_counts(values: &[u64]) -> Option<Summary> {
+    pub(crate) fn of_counts(values: &[u64]) -> Option<Summary> {
         Summary::of(&values.iter().map(|&x| x as f64).collect::<Vec<_>>())
     }
 
     /// Half-width of the 95 % confidence interval.
-    pub fn ci95_half_width(&self) -> f64 {
+    pub(crate) fn ci95_half_width(&self) -> f64 {
         (self.ci95_high - self.ci95_low) / 2.0
     }
 }

@@ -20,7 +20,7 @@ impl SymbolTable {
     ///
     /// # Panics
     /// If the table would hold more than `u32::MAX` symbols.
-    pub fn intern(&mut self, s: &str) -> u32 {
+    pub(crate) fn intern(&mut self, s: &str) -> u32 {
         match self.try_intern(s) {
             Some(id) => id,
             None => panic!("symbol table overflow: more than u32::MAX symbols"),

@@ -27,10 +27,10 @@
 //!   makes a generator panic.
 //!
 //! Building a fabric costs O(nodes + edges) time and memory, plus a sort of the edges
-//! (O(edges log edges)); Jellyfish adds its randomised construction (see [`jellyfish`]).
+//! (O(edges log edges)); Jellyfish adds its randomised construction (see [`jellyfish`](fn@jellyfish)).
 //!
 //! One file per family (fat trees: [`kary_ntree`], [`xgft`], [`slimmed_two_level`];
-//! grids: [`grid`], [`hypercube`], [`hyperx`]; [`dragonfly`]; [`jellyfish`]), one for the
+//! grids: [`grid`](fn@grid), [`hypercube`], [`hyperx`]; [`dragonfly`](fn@dragonfly); [`jellyfish`](fn@jellyfish)), one for the
 //! fabric builder they share and one for the spec parser behind [`generate`]. This module
 //! holds what all of them share: the size limits and [`GenError`].
 //!
@@ -53,17 +53,17 @@ pub use jellyfish::jellyfish;
 pub use spec::generate;
 
 /// Largest number of nodes (hosts and switches) a generator builds.
-pub const MAX_NODES: u64 = 1 << 24;
+pub(crate) const MAX_NODES: u64 = 1 << 24;
 
 /// Largest number of directed edges (two per cable) a generator builds.
-pub const MAX_EDGES: u64 = 1 << 26;
+pub(crate) const MAX_EDGES: u64 = 1 << 26;
 
 /// Largest number of ports on one node. Forwarding tables store a switch's ports as
 /// 16-bit local indices, so a node may have at most 65 534 links.
-pub const MAX_PORTS: u64 = 65_534;
+pub(crate) const MAX_PORTS: u64 = 65_534;
 
 /// Most dimensions of a mesh, torus, hypercube or HyperX, and most levels of a tree.
-pub const MAX_DIMENSIONS: usize = 32;
+pub(crate) const MAX_DIMENSIONS: usize = 32;
 
 /// Why a generator could not build a fabric.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -129,12 +129,12 @@ impl Params<'_> {
 /// | `kary-ntree:k=K,n=N` | [`kary_ntree`]: K-ary N-tree |
 /// | `xgft:m=M1xM2x...,w=W1xW2x...` | [`xgft`]: XGFT(h; M1..Mh; W1..Wh), W1 = 1 |
 /// | `slimmed:leaf_hosts=H,leaves=L,uplinks=U[,spines=S]` | [`slimmed_two_level`] |
-/// | `mesh:dims=D1xD2x...[,hosts=H]` | [`grid`] without wraparound |
-/// | `torus:dims=D1xD2x...[,hosts=H]` | [`grid`] with wraparound |
+/// | `mesh:dims=D1xD2x...[,hosts=H]` | [`grid`](fn@grid) without wraparound |
+/// | `torus:dims=D1xD2x...[,hosts=H]` | [`grid`](fn@grid) with wraparound |
 /// | `hypercube:d=D[,hosts=H]` | [`hypercube`] of dimension D |
 /// | `hyperx:dims=D1xD2x...[,hosts=H]` | [`hyperx`] |
-/// | `dragonfly:a=A,p=P,h=H[,arrangement=ARR]` | [`dragonfly`]; ARR = `absolute` (alias `consecutive`), `relative` or `circulant` |
-/// | `jellyfish:switches=S,ports=P,hosts=H[,seed=N]` | [`jellyfish`] |
+/// | `dragonfly:a=A,p=P,h=H[,arrangement=ARR]` | [`dragonfly`](fn@dragonfly); ARR = `absolute` (alias `consecutive`), `relative` or `circulant` |
+/// | `jellyfish:switches=S,ports=P,hosts=H[,seed=N]` | [`jellyfish`](fn@jellyfish) |
 ///
 /// Defaults: `hosts=1` (hosts per switch) for mesh, torus, hypercube and HyperX;
 /// `spines=U` (one cable from each leaf to each spine); `arrangement=absolute`;

@@ -89,11 +89,11 @@ use syntax::{
 };
 
 /// ibsim's first switch node GUID (`absguids[SWITCH_NODE]`).
-pub const IBSIM_SWITCH_GUID_BASE: u64 = 0x20_0000;
+pub(crate) const IBSIM_SWITCH_GUID_BASE: u64 = 0x20_0000;
 /// ibsim's first CA node GUID (`absguids[HCA_NODE]`).
-pub const IBSIM_CA_GUID_BASE: u64 = 0x10_0000;
+pub(crate) const IBSIM_CA_GUID_BASE: u64 = 0x10_0000;
 /// ibsim 0.10's first router node GUID: none is set, so it is 0 unless `rtguid=` is given.
-pub const IBSIM_ROUTER_GUID_BASE: u64 = 0;
+pub(crate) const IBSIM_ROUTER_GUID_BASE: u64 = 0;
 
 /// ibsim's `NODEIDLEN - 1`: node ids are cut to this many bytes.
 const MAX_ID_LEN: usize = 64;

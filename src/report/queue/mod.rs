@@ -29,7 +29,7 @@ pub struct Context<'a> {
 }
 
 /// A time in the most readable unit: `50 µs`, `1.3 µs`, `130 ns`, `2.5 ms`.
-pub fn time_text(seconds: f64) -> String {
+pub(crate) fn time_text(seconds: f64) -> String {
     let (value, unit) = if seconds == 0.0 {
         (0.0, "s")
     } else if seconds >= 1.0 {
@@ -45,7 +45,7 @@ pub fn time_text(seconds: f64) -> String {
 }
 
 /// A bandwidth in the most readable decimal unit: `125 MB/s`, `24.24 GB/s`.
-pub fn bandwidth_text(bytes_per_second: f64) -> String {
+pub(crate) fn bandwidth_text(bytes_per_second: f64) -> String {
     let (value, unit) = if bytes_per_second >= 1e9 {
         (bytes_per_second / 1e9, "GB/s")
     } else if bytes_per_second >= 1e6 {

@@ -7,7 +7,7 @@ use crate::fabric::Fabric;
 use std::io::{self, Write};
 
 /// The HSV color ORCS gives an edge of scaled congestion `c`: green (0.4) to red (0).
-pub fn congestion_color(c: f32) -> String {
+pub(crate) fn congestion_color(c: f32) -> String {
     let (h, s, v) = crate::viz::draw::congestion_hsv(c);
     format!("{h:.6} {s:.6} {v:.6}")
 }

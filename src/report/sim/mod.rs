@@ -14,13 +14,12 @@ mod links;
 mod text;
 
 pub use self::csv::csv_report;
-pub use dot_map::{congestion_color, write_cable_dot};
+pub(crate) use dot_map::congestion_color;
+pub use dot_map::write_cable_dot;
 pub use json::json_report;
 pub use links::links_csv;
-pub use text::{
-    cable_table_text, compat_preamble, echo_block, header, hist_acc_band_text, hist_max_cong_text,
-    integer_stats_text, metric_text, summary_line, write_runs,
-};
+pub(crate) use text::hist_acc_band_text;
+pub use text::{compat_preamble, echo_block, header, metric_text, summary_line, write_runs};
 
 use crate::engine::metric::MetricKind;
 use serde::Serialize;

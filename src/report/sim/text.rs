@@ -87,7 +87,7 @@ pub fn metric_text(metric: MetricKind, outcome: &SimOutcome) -> String {
 }
 
 /// ORCS's hist_max_cong block (spec §7.1).
-pub fn hist_max_cong_text(weight_hist: &[u64]) -> String {
+pub(crate) fn hist_max_cong_text(weight_hist: &[u64]) -> String {
     let total: u64 = weight_hist.iter().sum();
     let mut s = String::new();
     for (w, &c) in weight_hist.iter().enumerate() {
@@ -102,7 +102,7 @@ pub fn hist_max_cong_text(weight_hist: &[u64]) -> String {
 }
 
 /// ORCS's hist_acc_band block (spec §7.2).
-pub fn hist_acc_band_text(values: &[f64]) -> String {
+pub(crate) fn hist_acc_band_text(values: &[f64]) -> String {
     let mut s = String::from(
         "Histogramm bin width: 0.050000\nFraction of full bandwidt | Number of occurences\n",
     );
@@ -113,7 +113,7 @@ pub fn hist_acc_band_text(values: &[f64]) -> String {
 }
 
 /// ORCS's statistics block for sum_max_cong and dep_max_delay (spec §7.3, §7.4).
-pub fn integer_stats_text(metric: MetricKind, values: &[u64]) -> String {
+pub(crate) fn integer_stats_text(metric: MetricKind, values: &[u64]) -> String {
     let (min_l, max_l, avg_l, var_l, raw) = match metric {
         MetricKind::DepMaxDelay => (
             "Minimal Delay:",
@@ -147,7 +147,7 @@ pub fn integer_stats_text(metric: MetricKind, values: &[u64]) -> String {
 }
 
 /// ORCS's `-o` table for get_cable_cong (spec §7.5): edges with a non-zero count.
-pub fn cable_table_text(cable: &[u64]) -> String {
+pub(crate) fn cable_table_text(cable: &[u64]) -> String {
     let mut s = String::from("\nCable Congestions:\n\n Edge-ID\tacc. cong\n");
     for (e, &c) in cable.iter().enumerate() {
         if c > 0 {

@@ -1,8 +1,8 @@
 //! The per-link CSV of `orcs traffic`: every network link's bytes, flows and capacity
 //! for every combination.
 
-use crate::cluster::loads::is_network_link;
 use crate::cluster::evaluate::Evaluation;
+use crate::cluster::loads::is_network_link;
 use crate::cluster::Cluster;
 use std::fmt::Write as _;
 

@@ -8,13 +8,13 @@ use crate::routing::ForwardingTable;
 /// A validated fat tree: per switch level `l` (0 = leaves), the arithmetic of
 /// [`crate::gen::topology::xgft`]'s layout, checked link by link against the fabric.
 struct Tree {
-    /// Hosts below one switch of level l: m[0]⋯m[l].
+    /// Hosts below one switch of level l: `m[0]⋯m[l]`.
     below: Vec<u64>,
-    /// Children per switch of level l (m[l]).
+    /// Children per switch of level l (`m[l]`).
     children: Vec<u64>,
     /// Up-links per switch of level l (0 at the top).
     up: Vec<u64>,
-    /// Place value of level l's up-port digit: up[0]⋯up[l-1].
+    /// Place value of level l's up-port digit: `up[0]⋯up[l-1]`.
     place: Vec<u64>,
     /// Switches of level l that share one subtree (copies).
     copies: Vec<u64>,

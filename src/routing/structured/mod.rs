@@ -1,6 +1,6 @@
 //! Routing engines that use the generator's structure: D-mod-K on fat trees
 //! ([`dmodk`], and why [`smodk`] cannot be a forwarding table) and dimension-order
-//! routing on meshes, tori, hypercubes and HyperX ([`dor`]).
+//! routing on meshes, tori, hypercubes and HyperX ([`dor`](mod@dor)).
 //!
 //! The engines read the [`Structure`] a generator recorded, check it against the
 //! fabric's links (a mismatch is a [`RouteError::Inconsistent`], never a panic or a
@@ -27,7 +27,7 @@ pub use dor::dor;
 pub use fat_tree::{dmodk, smodk};
 
 /// Largest forwarding table (switches × hosts entries, 2 bytes each) the engines build.
-pub const MAX_TABLE_ENTRIES: u64 = 1 << 31;
+pub(crate) const MAX_TABLE_ENTRIES: u64 = 1 << 31;
 
 /// Why a structured engine cannot route a fabric.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

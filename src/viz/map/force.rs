@@ -8,7 +8,7 @@ use crate::viz::map::CongestionGraph;
 
 /// Most switches the force-directed layout places; larger direct networks are placed on
 /// a grid in node order (O(n)) instead of the O(iterations × n²) simulation.
-pub const FORCE_LIMIT: usize = 2000;
+pub(crate) const FORCE_LIMIT: usize = 2000;
 
 /// The force-directed placement (before normalization).
 pub(crate) fn force(graph: &CongestionGraph, adj: &[Vec<u32>]) -> Vec<Option<(f64, f64)>> {

@@ -3,8 +3,8 @@
 //! `get_cable_cong` dot map), and its [`Cable`]s, the two directions of a link paired up
 //! as the map draws them.
 
-use crate::fabric::{Fabric, NONE};
 use crate::engine::metric::scaled_congestion;
+use crate::fabric::{Fabric, NONE};
 
 /// One directed edge's congestion, the map's input (independent of how it was obtained:
 /// a simulation, a JSON result, or a `get_cable_cong` dot file).

@@ -64,7 +64,7 @@ pub(crate) fn levels(graph: &CongestionGraph, adj: &[Vec<u32>]) -> Vec<u32> {
 /// links joins two switches of the same level (a tree-like, indirect network);
 /// [`Layout::Force`] otherwise (tori, meshes, hypercubes, dragonflies, where the switches
 /// carry the hosts). O(nodes + edges log edges).
-pub fn pick_layout(graph: &CongestionGraph) -> Layout {
+pub(crate) fn pick_layout(graph: &CongestionGraph) -> Layout {
     let adj = graph.adjacency();
     if !(0..adj.len() as u32).any(|v| graph.host(v)) {
         return Layout::Force;
@@ -100,7 +100,7 @@ pub fn pick_layout(graph: &CongestionGraph) -> Layout {
 ///
 /// Force: classical MDS of the hop distances (power iteration) as the start, then
 /// Fruchterman–Reingold on the switches; O(n·(n + m) + iterations × n²) for n ≤
-/// [`FORCE_LIMIT`] switches, with 30 to 300 iterations (fewer for larger n); a grid in
+/// [`FORCE_LIMIT`](super::force::FORCE_LIMIT) switches, with 30 to 300 iterations (fewer for larger n); a grid in
 /// node order beyond. Hosts sit on a small circle around their lowest-numbered switch.
 pub fn layout(graph: &CongestionGraph, options: &MapOptions) -> Positions {
     let kind = options.layout.unwrap_or_else(|| pick_layout(graph));

@@ -6,7 +6,7 @@
 //! indirect networks ([`layered`]: fat trees, XGFTs, Clos; hosts at the bottom, each switch
 //! level above the previous, orders chosen by barycenter sweeps) and a force-directed
 //! drawing for direct networks ([`force`], started from [`mds`]: tori, meshes, hypercubes,
-//! dragonflies), chosen by [`pick_layout`]. [`MapFigure`] ([`render`]) draws the result
+//! dragonflies), chosen by [`pick_layout`]. [`MapFigure`](render::MapFigure) ([`render`]) draws the result
 //! and [`render_map`] turns it into bytes; [`crate::viz::graphviz`] writes the same map
 //! for `dot` or `neato`. Everything is deterministic: the same input gives
 //! byte-identical output.
@@ -24,11 +24,11 @@ mod layout;
 mod mds;
 mod render;
 
-pub use force::FORCE_LIMIT;
 pub use graph::{Cable, CongestionGraph, MapEdge};
 pub(crate) use layout::levels;
-pub use layout::{layout, pick_layout, Layout, Positions};
-pub use render::{render_map, MapFigure};
+pub(crate) use layout::pick_layout;
+pub use layout::{layout, Layout, Positions};
+pub use render::render_map;
 
 /// What the map shows.
 #[derive(Debug, Clone, PartialEq)]

@@ -20,7 +20,7 @@ const SWITCH: RGBColor = RGBColor(60, 60, 90);
 const HOST: RGBColor = RGBColor(110, 130, 160);
 
 /// A congestion map ready to draw: the graph, the options and the computed layout.
-pub struct MapFigure<'a> {
+pub(crate) struct MapFigure<'a> {
     graph: &'a CongestionGraph,
     options: &'a MapOptions,
     positions: Positions,
@@ -85,18 +85,13 @@ fn centered_text() -> TextStyle<'static> {
 }
 
 impl<'a> MapFigure<'a> {
-    /// Lays out `graph` (see [`layout`]).
+    /// Lays out `graph` (see [`layout`](fn@layout)).
     pub fn new(graph: &'a CongestionGraph, options: &'a MapOptions) -> Self {
         MapFigure {
             graph,
             options,
             positions: layout(graph, options),
         }
-    }
-
-    /// The node positions used.
-    pub fn positions(&self) -> &Positions {
-        &self.positions
     }
 
     /// The pixel of node `v`.

@@ -74,7 +74,7 @@ impl Levels {
 
     /// Closes the level under construction: every pair pushed since the previous level
     /// ends becomes one new level (possibly empty).
-    pub fn end_level(&mut self) {
+    pub(crate) fn end_level(&mut self) {
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }

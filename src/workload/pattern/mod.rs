@@ -65,7 +65,7 @@ pub enum SizeError {
 
 /// The communicator size for `requested` ranks (0: all hosts, rounded down to even) on a
 /// fabric of `hosts` hosts (spec §4.1).
-pub fn communicator_size(hosts: usize, requested: u64) -> Result<usize, SizeError> {
+pub(crate) fn communicator_size(hosts: usize, requested: u64) -> Result<usize, SizeError> {
     if hosts < 4 {
         return Err(SizeError::TooFewHosts(hosts));
     }
@@ -224,7 +224,7 @@ impl Pattern {
     /// if c1 ≠ 1 or c2 ≠ 0, `,c2` if c2 ≠ 0, `,linear` in linear mode (numbers in Rust's
     /// shortest form, e.g. `0.5`); `ptrnvsptrn` → `p1[:arg1]::p2[:arg2]`. `None` for
     /// patterns without argument.
-    pub fn arg_string(&self) -> Option<String> {
+    pub(crate) fn arg_string(&self) -> Option<String> {
         match self {
             Pattern::Neighbor { k } => Some(k.to_string()),
             Pattern::RecvsOneSrc(a) | Pattern::RecvsAllSrc(a) => Some(a.arg_string()),
@@ -269,7 +269,7 @@ impl Pattern {
 
     /// True if generation consumes randomness (rand; recvs_* in rand mode or c1 < 1;
     /// ptrnvsptrn if either part is random).
-    pub fn is_random(&self) -> bool {
+    pub(crate) fn is_random(&self) -> bool {
         match self {
             Pattern::Rand => true,
             Pattern::RecvsOneSrc(a) | Pattern::RecvsAllSrc(a) => !a.linear || a.c1 < 1.0,

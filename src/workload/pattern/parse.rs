@@ -29,7 +29,7 @@ pub struct RecvsArgs {
 
 impl RecvsArgs {
     /// The receiver count actually used on a communicator of `n` ranks: min(R, floor(n/2)).
-    pub fn effective_receivers(&self, n: u32) -> u32 {
+    pub(crate) fn effective_receivers(&self, n: u32) -> u32 {
         self.receivers.min(n / 2)
     }
 
@@ -187,7 +187,7 @@ impl PatternKind {
     /// True for kinds that ORCS does not offer on its command line (`neighbor2d`).
     /// They are matched by their exact name only, never as an abbreviation, so every
     /// abbreviation ORCS accepts keeps its ORCS meaning.
-    pub fn is_extension(self) -> bool {
+    pub(crate) fn is_extension(self) -> bool {
         self == PatternKind::Neighbor2d
     }
 
