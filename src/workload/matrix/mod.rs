@@ -91,8 +91,9 @@ pub fn read_traffic(path: &str) -> Result<TrafficMatrix, LocatedError> {
     traffic_from_bytes(&bytes, path)
 }
 
-/// Format detection over the whole content of a file named `path`. O(input size).
-fn traffic_from_bytes(bytes: &[u8], path: &str) -> Result<TrafficMatrix, LocatedError> {
+/// [`read_traffic`] on a file's content already in memory: the format is detected from
+/// the bytes, and from `path`'s extension for tar archives. O(input size).
+pub fn traffic_from_bytes(bytes: &[u8], path: &str) -> Result<TrafficMatrix, LocatedError> {
     let lower = path.to_ascii_lowercase();
     let tar_name = lower.ends_with(".tar.gz") || lower.ends_with(".tgz") || lower.ends_with(".tar");
     let decompressed;
