@@ -14,10 +14,9 @@ use crate::engine::unit::{SimConfig, Simulation};
 use crate::error::LocatedError;
 use crate::fabric::Fabric;
 use crate::routing::{ForwardingTable, RouteCheck, RouteSummary};
-use crate::workload::mapping::{
-    parse_node_ordering, LayoutSpec, MappingError, RankLayout, SubsetMethod,
-};
-use crate::workload::pattern::{communicator_size, Pattern, PatternContext, SizeError};
+use crate::workload::mapping::{parse_node_ordering, LayoutSpec, RankLayout, SubsetMethod};
+use crate::workload::pattern::{communicator_size, Pattern, PatternContext};
+use crate::workload::WorkloadError;
 
 /// What to simulate on a fabric, everything but the seed: the workload and the options.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,9 +51,11 @@ pub struct SimRequest {
 /// flags that set them: a command line prefixes its flag (`-s/--`, `-z/--`, `-l/--`).
 #[derive(Debug, thiserror::Error)]
 pub enum PrepareError {
-    /// The communicator does not fit the fabric's hosts.
+    /// The communicator does not fit the fabric's hosts
+    /// ([`WorkloadError::TooFewHosts`], [`WorkloadError::Commsize`]), or its hosts cannot
+    /// be chosen ([`WorkloadError::BfsTooFewHosts`]).
     #[error(transparent)]
-    Size(#[from] SizeError),
+    Workload(#[from] WorkloadError),
     /// ptrnvsptrn's first communicator is not smaller than the communicator.
     #[error("part_commsize must be between 2 and {max} (commsize - 1), got {got}")]
     PartCommsize {
@@ -94,9 +95,6 @@ pub enum PrepareError {
         #[source]
         source: std::io::Error,
     },
-    /// The hosts cannot be chosen.
-    #[error(transparent)]
-    Layout(#[from] MappingError),
     /// The node ordering file is not a list of GUIDs: where, and what was expected.
     #[error(transparent)]
     Ordering(#[from] LocatedError),
@@ -255,7 +253,7 @@ pub fn lay_out(
     fabric: &Fabric,
     spec: &LayoutSpec,
     seed: u64,
-) -> Result<(RankLayout, Vec<String>), MappingError> {
+) -> Result<(RankLayout, Vec<String>), WorkloadError> {
     RankLayout::build(fabric, spec, &mut stream_rng(seed, Stream::Subset))
 }
 
@@ -285,7 +283,10 @@ mod tests {
         let shape = r.shape(17).unwrap();
         assert_eq!(shape.context.commsize, 16);
         assert_eq!(shape.context.part_commsize, 2);
-        assert!(matches!(r.shape(3), Err(PrepareError::Size(_))));
+        assert!(matches!(
+            r.shape(3),
+            Err(PrepareError::Workload(WorkloadError::TooFewHosts(3)))
+        ));
         let z = SimRequest {
             part_commsize: 16,
             ..r.clone()

@@ -3,11 +3,9 @@
 //! engines for any fabric (OpenSM's minhop, updn, dnup, sssp, and random) and those that
 //! use a generated fabric's structure (D-mod-K, dimension order), and deadlock analysis.
 //!
-//! Errors: each engine family has its own ([`engines::EngineError`],
-//! [`structured::RouteError`]), with variants that tests and callers tell apart;
-//! [`RoutingChoiceError`] wraps both for [`route_generated`], the one entry point that
-//! picks an engine by name. [`TableError`] says why stored table arrays do not fit a
-//! fabric.
+//! Errors: one [`RoutingError`] for the whole folder (in `error`): the engine choice of
+//! [`route_generated`], the engines of both families and stored tables that do not fit a
+//! fabric all fail into it, with variants that tests and callers tell apart.
 //!
 //! May use: [`crate::fabric`] (the graph) and [`crate::gen`] (a generated fabric's
 //! structure). Never the workload, the engine or any output.
@@ -15,38 +13,20 @@
 pub mod check;
 pub mod deadlock;
 pub mod engines;
+mod error;
 pub mod structured;
 pub mod table;
 
 pub use check::{
     check_routes, route_quality, BrokenRoute, RouteCheck, RouteFault, RouteQuality, RouteSummary,
 };
+pub use error::RoutingError;
 pub use table::{
     comments_from_table, comments_match_table, AnyRouter, ForwardingTable, PortIndex, PortRows,
-    Router, TableError, LANES, NO_PORT,
+    Router, LANES, NO_PORT,
 };
 
 use crate::gen::{Generated, Structure};
-
-/// Errors of [`route_generated`].
-#[derive(Debug, thiserror::Error)]
-pub enum RoutingChoiceError {
-    /// The name is no routing engine.
-    #[error("unknown --routing '{0}': expected dmodk, smodk, dor, dor-dateline, minhop, updn, dnup, sssp or random")]
-    Unknown(String),
-    /// Roots given for an engine that takes none.
-    #[error("--roots applies to --routing updn")]
-    RootsWithoutUpdn,
-    /// A root name that names no node.
-    #[error("--roots: no node named '{0}'")]
-    NoSuchRoot(String),
-    /// A structure-based engine failed.
-    #[error(transparent)]
-    Structured(#[from] structured::RouteError),
-    /// A generic engine failed.
-    #[error(transparent)]
-    Engine(#[from] engines::EngineError),
-}
 
 /// The routing engine a structure gets by default: D-mod-K on trees, dimension order on
 /// grids, minhop otherwise.
@@ -67,13 +47,13 @@ pub fn route_generated(
     name: Option<&str>,
     roots: Option<&[String]>,
     seed: u64,
-) -> Result<(ForwardingTable, String), RoutingChoiceError> {
+) -> Result<(ForwardingTable, String), RoutingError> {
     use engines::{parse_engine, route, Engine};
     let name = name
         .unwrap_or(default_routing(&generated.structure))
         .to_ascii_lowercase();
     if roots.is_some() && name != "updn" {
-        return Err(RoutingChoiceError::RootsWithoutUpdn);
+        return Err(RoutingError::RootsWithoutUpdn);
     }
     let table = match name.as_str() {
         "dmodk" => structured::dmodk(generated)?,
@@ -82,7 +62,7 @@ pub fn route_generated(
         "dor-dateline" | "dor-datelines" => structured::dor(generated, true)?,
         other => {
             let mut engine = parse_engine(other, seed)
-                .ok_or_else(|| RoutingChoiceError::Unknown(other.to_string()))?;
+                .ok_or_else(|| RoutingError::Unknown(other.to_string()))?;
             if let (Engine::Updn { roots: slot }, Some(names)) = (&mut engine, roots) {
                 let fabric = &generated.fabric;
                 let ids = names
@@ -93,7 +73,7 @@ pub fn route_generated(
                             .iter()
                             .position(|x| x == n)
                             .map(|v| v as u32)
-                            .ok_or_else(|| RoutingChoiceError::NoSuchRoot(n.clone()))
+                            .ok_or_else(|| RoutingError::NoSuchRoot(n.clone()))
                     })
                     .collect::<Result<Vec<u32>, _>>()?;
                 *slot = Some(ids);

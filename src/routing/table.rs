@@ -11,39 +11,8 @@
 
 use crate::fabric::dot::{self, SymbolTable};
 use crate::fabric::{EdgeComments, Fabric, NONE};
+use crate::routing::RoutingError;
 use rayon::prelude::*;
-
-/// Why stored table arrays do not fit a fabric ([`ForwardingTable::from_raw_parts`]).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TableError {
-    /// The arrays' lengths do not match the fabric's nodes and hosts.
-    #[error("forwarding table sizes do not match the fabric")]
-    Sizes,
-    /// A node's single edge for every destination is not one of its out-edges.
-    #[error("node {node}: uniform edge {edge} does not leave it")]
-    UniformEdge {
-        /// The node id.
-        node: usize,
-        /// The stored edge.
-        edge: u32,
-    },
-    /// A row entry names a local port beyond the node's out-edges.
-    #[error("node {node}: a port exceeds its {degree} out-edges")]
-    PortBeyondDegree {
-        /// The node id.
-        node: usize,
-        /// Its out-degree.
-        degree: usize,
-    },
-    /// A node's row index is past the stored rows.
-    #[error("node {node}: row {row} does not exist")]
-    NoRow {
-        /// The node id.
-        node: usize,
-        /// The stored row index.
-        row: u32,
-    },
-}
 
 /// Marks "no route" in a dense row.
 pub const NO_PORT: u16 = u16::MAX;
@@ -248,14 +217,14 @@ impl ForwardingTable {
         row_of_node: Vec<u32>,
         uniform_edge: Vec<u32>,
         ports: PortRows,
-    ) -> Result<Self, TableError> {
+    ) -> Result<Self, RoutingError> {
         let nodes = fabric.num_nodes();
         if num_hosts != fabric.num_hosts()
             || row_of_node.len() != nodes
             || uniform_edge.len() != nodes
             || (num_hosts > 0 && ports.len() % num_hosts != 0)
         {
-            return Err(TableError::Sizes);
+            return Err(RoutingError::Sizes);
         }
         let rows = ports.len().checked_div(num_hosts).unwrap_or(0);
         // Rows are checked in parallel: on a 100k-host fabric they hold a billion entries.
@@ -265,16 +234,16 @@ impl ForwardingTable {
                 NONE => {
                     let e = uniform_edge[v];
                     if e != NONE && fabric.edge_tail.get(e as usize) != Some(&(v as u32)) {
-                        return Err(TableError::UniformEdge { node: v, edge: e });
+                        return Err(RoutingError::UniformEdge { node: v, edge: e });
                     }
                 }
                 r if (r as usize) < rows => {
                     let row = r as usize * num_hosts..(r as usize + 1) * num_hosts;
                     if ports.exceeds(row, degree) {
-                        return Err(TableError::PortBeyondDegree { node: v, degree });
+                        return Err(RoutingError::PortBeyondDegree { node: v, degree });
                     }
                 }
-                r => return Err(TableError::NoRow { node: v, row: r }),
+                r => return Err(RoutingError::NoRow { node: v, row: r }),
             }
             Ok(())
         })?;

@@ -67,7 +67,7 @@ pub enum ScanError {
     Gen(#[from] crate::gen::topology::GenError),
     /// A generated fabric of the plan cannot be routed.
     #[error(transparent)]
-    Routing(#[from] crate::routing::RoutingChoiceError),
+    Routing(#[from] crate::routing::RoutingError),
 }
 
 impl ScanError {

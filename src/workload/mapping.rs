@@ -1,8 +1,12 @@
 //! Which hosts take part and which rank runs where: subsets, part subsets, the node
 //! ordering file, and the per-run shuffle (spec §4).
+//!
+//! Choosing the hosts fails with a [`WorkloadError`]; a node ordering file that cannot
+//! be read is a [`LocatedError`] of [`parse_node_ordering`].
 
 use crate::error::LocatedError;
 use crate::fabric::{parse_strtoul_hex, Fabric};
+use crate::workload::WorkloadError;
 use rand::seq::SliceRandom;
 use rand::Rng;
 use std::collections::VecDeque;
@@ -62,22 +66,6 @@ pub struct LayoutSpec {
     pub shuffle: bool,
 }
 
-/// Errors in choosing the hosts. (A node ordering file that cannot be read is a
-/// [`LocatedError`] of [`parse_node_ordering`].)
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum MappingError {
-    /// `linear_bfs` found too few hosts.
-    #[error(
-        "--subset linear_bfs reached only {found} of {wanted} hosts from the first node of the file"
-    )]
-    BfsTooFewHosts {
-        /// Hosts reached.
-        found: usize,
-        /// Hosts needed.
-        wanted: usize,
-    },
-}
-
 /// The initial rank list and which parts of it are reshuffled per run (spec §4.7):
 /// `[ordered hosts | part-subset hosts | other hosts]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,7 +87,7 @@ impl RankLayout {
         fabric: &Fabric,
         spec: &LayoutSpec,
         rng: &mut R,
-    ) -> Result<(RankLayout, Vec<String>), MappingError> {
+    ) -> Result<(RankLayout, Vec<String>), WorkloadError> {
         let n = spec.commsize;
         let subset = choose_hosts(fabric, spec.subset, n, None, rng)?;
         let mut warnings = Vec::new();
@@ -191,7 +179,7 @@ fn choose_hosts<R: Rng + ?Sized>(
     count: usize,
     within: Option<&[u32]>,
     rng: &mut R,
-) -> Result<Vec<u32>, MappingError> {
+) -> Result<Vec<u32>, WorkloadError> {
     let all: Vec<u32>;
     let pool: &[u32] = match within {
         Some(p) => p,
@@ -221,7 +209,7 @@ fn choose_hosts<R: Rng + ?Sized>(
                 None => found,
             };
             if found.len() < count {
-                return Err(MappingError::BfsTooFewHosts {
+                return Err(WorkloadError::BfsTooFewHosts {
                     found: found.len(),
                     wanted: count,
                 });

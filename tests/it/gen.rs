@@ -11,8 +11,8 @@ use orcs::gen::topology::{
 };
 use orcs::gen::{Generated, Structure};
 use orcs::routing::deadlock::check_deadlock;
-use orcs::routing::structured::{dmodk, dor, smodk, RouteError};
-use orcs::routing::{check_routes, ForwardingTable};
+use orcs::routing::structured::{dmodk, dor, smodk};
+use orcs::routing::{check_routes, ForwardingTable, RoutingError};
 use std::collections::{HashMap, HashSet, VecDeque};
 
 // ---------------------------------------------------------------------------------------
@@ -1061,7 +1061,7 @@ fn engines_refuse_other_structures() {
     for g in [&torus, &fly, &jelly] {
         for result in [dmodk(g), smodk(g)] {
             let e = result.unwrap_err();
-            assert!(matches!(e, RouteError::WrongStructure { .. }), "{e}");
+            assert!(matches!(e, RoutingError::WrongStructure { .. }), "{e}");
             assert!(e.to_string().contains("needs a fat tree"), "{e}");
         }
     }
@@ -1074,7 +1074,7 @@ fn engines_refuse_other_structures() {
 #[test]
 fn smodk_is_not_a_forwarding_table() {
     let e = smodk(&kary_ntree(4, 2).unwrap()).unwrap_err();
-    assert!(matches!(e, RouteError::NotDestinationBased { .. }), "{e}");
+    assert!(matches!(e, RoutingError::NotDestinationBased { .. }), "{e}");
     assert!(e.to_string().contains("source"), "{e}");
     // Without any choice of up-port S-mod-K and D-mod-K coincide.
     let g = xgft(&[4, 3], &[1, 1]).unwrap();
@@ -1095,14 +1095,14 @@ fn engines_reject_a_structure_that_does_not_fit() {
         index.swap(16, 17);
     }
     let e = dmodk(&g).unwrap_err();
-    assert!(matches!(e, RouteError::Inconsistent { .. }), "{e}");
+    assert!(matches!(e, RoutingError::Inconsistent { .. }), "{e}");
     let mut g = grid(&[4, 4], true, 1).unwrap();
     if let Structure::Grid { coords, .. } = &mut g.structure {
         coords[16] = vec![2, 2];
     }
     assert!(matches!(
         dor(&g, false).unwrap_err(),
-        RouteError::Inconsistent { .. }
+        RoutingError::Inconsistent { .. }
     ));
     let mut g = xgft(&[4, 4], &[1, 2]).unwrap();
     if let Structure::Tree { m, .. } = &mut g.structure {
@@ -1110,7 +1110,7 @@ fn engines_reject_a_structure_that_does_not_fit() {
     }
     assert!(matches!(
         dmodk(&g).unwrap_err(),
-        RouteError::Inconsistent { .. }
+        RoutingError::Inconsistent { .. }
     ));
 }
 

@@ -19,8 +19,8 @@ use crate::support::{opensm_tools_present, repo, shared};
 
 use orcs::fabric::input::{load_input, InputSpec};
 use orcs::fabric::{Fabric, LoadedFabric, NONE};
-use orcs::routing::engines::{parse_engine, route, Engine, EngineError};
-use orcs::routing::{check_routes, ForwardingTable};
+use orcs::routing::engines::{parse_engine, route, Engine};
+use orcs::routing::{check_routes, ForwardingTable, RoutingError};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::VecDeque;
@@ -507,7 +507,7 @@ fn updn_reproduces_opensm_exactly() {
     let loaded = load_run(&gen.join("torus5x5/updn"));
     let f = &loaded.fabric;
     match route(f, &Engine::Updn { roots: None }) {
-        Err(e @ EngineError::NoRoots(_)) => {
+        Err(e @ RoutingError::NoRoots(_)) => {
             assert!(e.to_string().contains("fall back to minhop"), "{e}");
         }
         other => panic!("torus5x5/updn: expected the no-roots error, got {other:?}"),
@@ -779,7 +779,7 @@ fn disconnected_fabrics_are_refused_with_a_named_pair() {
         Engine::Random { seed: 3 },
     ] {
         match route(&f, &engine) {
-            Err(e @ EngineError::Disconnected { .. }) => {
+            Err(e @ RoutingError::Disconnected { .. }) => {
                 let msg = e.to_string();
                 assert!(msg.contains("disconnected"), "{engine}: {msg}");
                 assert!(msg.contains("H0") && msg.contains("H2"), "{engine}: {msg}");
@@ -797,7 +797,7 @@ fn disconnected_fabrics_are_refused_with_a_named_pair() {
     b.node("Hlonely".into(), true);
     let f = b.build();
     let err = route(&f, &Engine::Minhop).unwrap_err();
-    assert!(matches!(err, EngineError::Disconnected { .. }), "{err}");
+    assert!(matches!(err, RoutingError::Disconnected { .. }), "{err}");
     assert!(err.to_string().contains("Hlonely has no link"), "{err}");
 }
 
@@ -840,7 +840,7 @@ fn bad_updn_roots_are_refused() {
         },
     )
     .unwrap_err();
-    assert!(matches!(err, EngineError::BadRoot { .. }), "{err}");
+    assert!(matches!(err, RoutingError::BadRoot { .. }), "{err}");
     let err = route(
         &f,
         &Engine::Updn {
@@ -848,7 +848,7 @@ fn bad_updn_roots_are_refused() {
         },
     )
     .unwrap_err();
-    assert!(matches!(err, EngineError::BadRoot { .. }), "{err}");
+    assert!(matches!(err, RoutingError::BadRoot { .. }), "{err}");
     let err = route(
         &f,
         &Engine::Updn {
@@ -856,7 +856,7 @@ fn bad_updn_roots_are_refused() {
         },
     )
     .unwrap_err();
-    assert!(matches!(err, EngineError::NoRoots(_)), "{err}");
+    assert!(matches!(err, RoutingError::NoRoots(_)), "{err}");
 }
 
 #[test]

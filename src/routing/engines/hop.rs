@@ -3,20 +3,19 @@
 //! destination host. Also updn's root detection and the ranks both up/down engines use.
 
 use super::topo::{Topo, INF};
-use super::EngineError;
 use crate::fabric::Fabric;
-use crate::routing::NO_PORT;
+use crate::routing::{RoutingError, NO_PORT};
 use std::collections::VecDeque;
 
 /// updn's switch ranks: BFS distance from `roots` (node ids), or from the roots
 /// [`detect_roots`] finds when none are given. Errors: a root that is no switch, an
 /// empty root list, no detected root.
-pub(super) fn updn_ranks(topo: &Topo<'_>, roots: Option<&[u32]>) -> Result<Vec<u32>, EngineError> {
+pub(super) fn updn_ranks(topo: &Topo<'_>, roots: Option<&[u32]>) -> Result<Vec<u32>, RoutingError> {
     let f = topo.f;
     let Some(list) = roots else {
         let found = detect_roots(topo);
         if found.is_empty() {
-            return Err(EngineError::NoRoots(
+            return Err(RoutingError::NoRoots(
                 "were detected (no switch sees more than 90% of the hosts at one distance and under 5% at any other)",
             ));
         }
@@ -24,7 +23,7 @@ pub(super) fn updn_ranks(topo: &Topo<'_>, roots: Option<&[u32]>) -> Result<Vec<u
     };
     for &r in list {
         if r as usize >= f.num_nodes() || !topo.is_switch[r as usize] {
-            return Err(EngineError::BadRoot {
+            return Err(RoutingError::BadRoot {
                 node: r,
                 name: f
                     .node_names
@@ -35,13 +34,13 @@ pub(super) fn updn_ranks(topo: &Topo<'_>, roots: Option<&[u32]>) -> Result<Vec<u
         }
     }
     if list.is_empty() {
-        return Err(EngineError::NoRoots("were given"));
+        return Err(RoutingError::NoRoots("were given"));
     }
     Ok(bfs_ranks(topo, list))
 }
 
 /// dnup's switch ranks: BFS distance from the switches that have hosts attached.
-pub(super) fn dnup_ranks(topo: &Topo<'_>) -> Result<Vec<u32>, EngineError> {
+pub(super) fn dnup_ranks(topo: &Topo<'_>) -> Result<Vec<u32>, RoutingError> {
     let f = topo.f;
     let leaves: Vec<u32> = topo
         .switches
@@ -53,7 +52,7 @@ pub(super) fn dnup_ranks(topo: &Topo<'_>) -> Result<Vec<u32>, EngineError> {
         })
         .collect();
     if leaves.is_empty() {
-        return Err(EngineError::NoLeafSwitches);
+        return Err(RoutingError::NoLeafSwitches);
     }
     Ok(bfs_ranks(topo, &leaves))
 }
@@ -266,7 +265,7 @@ fn dnup_dir(cur_rank: u32, rem_rank: u32) -> Dir {
 /// minhop, updn and dnup: hop matrix per destination switch, then per switch and
 /// destination host (in OpenSM's order) the least-loaded port with minimal hops.
 /// Returns the dense rows (switch index × host).
-pub(super) fn hop_engine(topo: &Topo<'_>, rule: &HopRule) -> Result<Vec<u16>, EngineError> {
+pub(super) fn hop_engine(topo: &Topo<'_>, rule: &HopRule) -> Result<Vec<u16>, RoutingError> {
     let f = topo.f;
     let hosts = f.num_hosts();
     let mut rows = vec![NO_PORT; topo.switches.len() * hosts];

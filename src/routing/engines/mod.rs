@@ -6,9 +6,10 @@
 //! InfiniBand dump fills. Every engine routes host destinations only (orcs simulates host
 //! traffic); switches are never destinations.
 //!
-//! This module holds the engine choice, the errors and [`route`]; `topo` reads the fabric
-//! as OpenSM does, `hop` holds minhop, updn and dnup, `sssp` and `random` the other two.
-//! May use: [`crate::fabric`] and the [`ForwardingTable`] it fills. Nothing else of orcs.
+//! This module holds the engine choice and [`route`]; `topo` reads the fabric as OpenSM
+//! does, `hop` holds minhop, updn and dnup, `sssp` and `random` the other two. Failures
+//! are [`RoutingError`]s. May use: [`crate::fabric`] and the [`ForwardingTable`] it
+//! fills. Nothing else of orcs.
 //!
 //! # Conventions shared by all engines
 //!
@@ -101,7 +102,7 @@
 //! returns an error instead of a partial table.
 
 use crate::fabric::{Fabric, NONE};
-use crate::routing::ForwardingTable;
+use crate::routing::{ForwardingTable, RoutingError};
 use std::fmt;
 
 mod hop;
@@ -171,61 +172,12 @@ pub fn parse_engine(name: &str, seed: u64) -> Option<Engine> {
     }
 }
 
-/// Why an engine cannot route a fabric.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum EngineError {
-    /// Two hosts are not connected through switches at all.
-    #[error("the fabric is disconnected: no path from host {src} to host {dst} ({reason})")]
-    Disconnected {
-        /// Source host name.
-        src: String,
-        /// Destination host name.
-        dst: String,
-        /// What is missing.
-        reason: String,
-    },
-    /// The engine's rules leave a pair of connected hosts without a route.
-    #[error("{engine}: no legal route from host {src} to host {dst} (switch {at} has no {engine} path to it)")]
-    Unroutable {
-        /// The engine's name.
-        engine: &'static str,
-        /// Source host name.
-        src: String,
-        /// Destination host name.
-        dst: String,
-        /// The switch without a next hop.
-        at: String,
-    },
-    /// updn was given no roots, or detected none.
-    #[error("updn: no root switches {0}; OpenSM would fall back to minhop here (use minhop, or give the roots)")]
-    NoRoots(&'static str),
-    /// A root given to updn is not a switch of the fabric.
-    #[error("updn: root {node} is not a switch of the fabric{name}")]
-    BadRoot {
-        /// The node id given.
-        node: u32,
-        /// `" (name)"` when the id exists, else empty.
-        name: String,
-    },
-    /// dnup needs switches with hosts to rank from.
-    #[error("dnup: no switch has a host attached, so there are no leaf switches to rank from")]
-    NoLeafSwitches,
-    /// A node has more out-edges than a forwarding-table row can address.
-    #[error("node {name} has {edges} out-edges; forwarding tables address at most 65534")]
-    TooManyEdges {
-        /// The node's name.
-        name: String,
-        /// Its out-degree.
-        edges: usize,
-    },
-}
-
 /// Routes every host of `fabric` with `engine`: hosts send through their uplink, switches
 /// get one next hop per destination host. Errors: a disconnected fabric (naming a pair),
 /// updn without roots, and pairs that an engine's rules leave without a route.
 ///
 /// Complexity: see the module documentation.
-pub fn route(fabric: &Fabric, engine: &Engine) -> Result<ForwardingTable, EngineError> {
+pub fn route(fabric: &Fabric, engine: &Engine) -> Result<ForwardingTable, RoutingError> {
     let topo = Topo::new(fabric)?;
     let mut table = ForwardingTable::new(fabric);
     for (h, &v) in fabric.hosts.iter().enumerate() {

@@ -2,16 +2,15 @@
 //! destination.
 
 use super::topo::{Topo, INF};
-use super::EngineError;
 use crate::fabric::NONE;
-use crate::routing::NO_PORT;
+use crate::routing::{RoutingError, NO_PORT};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::VecDeque;
 
 /// Uniform random choice among minimal-hop ports, one generator for the whole table,
 /// destinations in host order.
-pub(super) fn random(topo: &Topo<'_>, seed: u64) -> Result<Vec<u16>, EngineError> {
+pub(super) fn random(topo: &Topo<'_>, seed: u64) -> Result<Vec<u16>, RoutingError> {
     let f = topo.f;
     let hosts = f.num_hosts();
     let mut rows = vec![NO_PORT; topo.switches.len() * hosts];

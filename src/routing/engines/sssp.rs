@@ -3,9 +3,8 @@
 //! ties between equally short paths go the same way.
 
 use super::topo::Topo;
-use super::EngineError;
 use crate::fabric::NONE;
-use crate::routing::NO_PORT;
+use crate::routing::{RoutingError, NO_PORT};
 
 /// OpenSM's "infinite" sssp distance (`INF` in `osm_ucast_dfsssp.c`).
 const FAR: u64 = 0x7FEF_EFEF_EFEF_EFE0;
@@ -140,7 +139,7 @@ impl Heap {
 /// vertices 1..=S the switches in GUID order; links are the switch-to-switch edges
 /// leaving each switch in port order, each carrying the weight of its reverse (the
 /// direction the routes it forms travel).
-pub(super) fn sssp(topo: &Topo<'_>) -> Result<Vec<u16>, EngineError> {
+pub(super) fn sssp(topo: &Topo<'_>) -> Result<Vec<u16>, RoutingError> {
     let f = topo.f;
     let hosts = f.num_hosts();
     let nsw = topo.switches.len();

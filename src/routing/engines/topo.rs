@@ -3,9 +3,8 @@
 //! walks every engine shares (hop counts to a switch, OpenSM's destination order, the
 //! connectivity check). The conventions are the parent module's.
 
-use super::EngineError;
 use crate::fabric::{Fabric, NONE};
-use crate::routing::NO_PORT;
+use crate::routing::{RoutingError, NO_PORT};
 use std::collections::VecDeque;
 
 /// "Unreachable" in hop counts and distances.
@@ -40,12 +39,12 @@ pub(super) struct Topo<'a> {
 impl<'a> Topo<'a> {
     /// Reads `f` as OpenSM would. Fails only when a node has more out-edges than a
     /// forwarding-table row addresses. O(E log E + S log S).
-    pub(super) fn new(f: &'a Fabric) -> Result<Self, EngineError> {
+    pub(super) fn new(f: &'a Fabric) -> Result<Self, RoutingError> {
         let n = f.num_nodes();
         for v in 0..n as u32 {
             let deg = f.out_edges(v).len();
             if deg >= NO_PORT as usize {
-                return Err(EngineError::TooManyEdges {
+                return Err(RoutingError::TooManyEdges {
                     name: f.node_names[v as usize].clone(),
                     edges: deg,
                 });
@@ -144,7 +143,7 @@ impl<'a> Topo<'a> {
     /// Checks that every host can reach every other through switches. `Ok(false)` when
     /// there is nothing for switches to route: fewer than two hosts, or just two hosts
     /// cabled to each other.
-    pub(super) fn check_connected(&self) -> Result<bool, EngineError> {
+    pub(super) fn check_connected(&self) -> Result<bool, RoutingError> {
         let hosts = self.f.num_hosts() as u32;
         if hosts < 2 {
             return Ok(false);
@@ -160,7 +159,7 @@ impl<'a> Topo<'a> {
             self.switches_linked_to(self.attach[0], forward, &mut seen);
             if let Some(h) = (0..hosts).find(|&h| !seen[self.attach[h as usize] as usize]) {
                 let (src, dst) = if forward { (0, h) } else { (h, 0) };
-                return Err(EngineError::Disconnected {
+                return Err(RoutingError::Disconnected {
                     src: self.host(src),
                     dst: self.host(dst),
                     reason: format!(
@@ -176,13 +175,13 @@ impl<'a> Topo<'a> {
 
     /// Checks that host `h` (of at least two) has an uplink to a switch that links back
     /// to it. `Ok(false)` when the fabric is just two hosts cabled to each other.
-    fn check_attached(&self, h: u32) -> Result<bool, EngineError> {
+    fn check_attached(&self, h: u32) -> Result<bool, RoutingError> {
         let f = self.f;
         let hosts = f.num_hosts() as u32;
         let other = if h == 0 { 1 } else { 0 };
         let up = self.uplink[h as usize];
         if up == NONE {
-            return Err(EngineError::Disconnected {
+            return Err(RoutingError::Disconnected {
                 src: self.host(h),
                 dst: self.host(other),
                 reason: format!("{} has no link", self.host(h)),
@@ -197,7 +196,7 @@ impl<'a> Topo<'a> {
                 return Ok(false);
             }
             let dst = (0..hosts).find(|&d| d != h && d != peer).unwrap_or(peer);
-            return Err(EngineError::Disconnected {
+            return Err(RoutingError::Disconnected {
                 src: self.host(h),
                 dst: self.host(dst),
                 reason: format!(
@@ -208,7 +207,7 @@ impl<'a> Topo<'a> {
             });
         }
         if self.attach[h as usize] == NONE {
-            return Err(EngineError::Disconnected {
+            return Err(RoutingError::Disconnected {
                 src: self.host(other),
                 dst: self.host(h),
                 reason: format!("switch {} has no link to {}", self.name(head), self.host(h)),
@@ -301,11 +300,11 @@ impl<'a> Topo<'a> {
 
     /// The error for switch `at` lacking a route to host `dst`: names a host on `at`
     /// (or any source whose route crosses it).
-    pub(super) fn unroutable(&self, engine: &'static str, at: u32, dst: u32) -> EngineError {
+    pub(super) fn unroutable(&self, engine: &'static str, at: u32, dst: u32) -> RoutingError {
         let src = (0..self.f.num_hosts() as u32)
             .find(|&h| self.attach[h as usize] == at && h != dst)
             .unwrap_or(0);
-        EngineError::Unroutable {
+        RoutingError::Unroutable {
             engine,
             src: self.host(src),
             dst: self.host(dst),

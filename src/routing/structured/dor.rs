@@ -1,9 +1,9 @@
 //! Dimension-order routing ([`dor`]) on meshes, tori, hypercubes and HyperX: a
 //! [`Structure::Grid`] checked link by link, then the lowest differing dimension first.
 
-use super::{check_table_size, edges_by_port, route_hosts, structure_name, Check, RouteError};
+use super::{check_table_size, edges_by_port, route_hosts, structure_name, Check};
 use crate::gen::{Generated, Structure};
-use crate::routing::ForwardingTable;
+use crate::routing::{ForwardingTable, RoutingError};
 
 /// Dimension-order routing on a [`Structure::Grid`] (mesh, torus, hypercube, HyperX).
 ///
@@ -24,7 +24,7 @@ use crate::routing::ForwardingTable;
 /// unaffected.
 ///
 /// O(switches × hosts × dimensions) time, O(switches × hosts) table memory.
-pub fn dor(generated: &Generated, datelines: bool) -> Result<ForwardingTable, RouteError> {
+pub fn dor(generated: &Generated, datelines: bool) -> Result<ForwardingTable, RoutingError> {
     let grid = Grid::new(generated, datelines)?;
     let fabric = grid.check.fabric;
     let mut table = ForwardingTable::new(fabric);
@@ -77,7 +77,7 @@ struct Grid<'a> {
 
 impl<'a> Grid<'a> {
     /// Reads `generated`'s structure and checks its dimensions and coordinates.
-    fn new(generated: &'a Generated, datelines: bool) -> Result<Self, RouteError> {
+    fn new(generated: &'a Generated, datelines: bool) -> Result<Self, RoutingError> {
         let fabric = &generated.fabric;
         let Structure::Grid {
             dims,
@@ -86,7 +86,7 @@ impl<'a> Grid<'a> {
             all_to_all,
         } = &generated.structure
         else {
-            return Err(RouteError::WrongStructure {
+            return Err(RoutingError::WrongStructure {
                 engine: DOR,
                 needs: "a mesh, torus, hypercube or HyperX",
                 found: structure_name(&generated.structure),
@@ -131,7 +131,7 @@ impl<'a> Grid<'a> {
 
     /// Each host's switch, as a position in `switches`; checks that it is the switch of
     /// the host's coordinates.
-    fn host_switches(&self, switches: &[u32]) -> Result<Vec<u32>, RouteError> {
+    fn host_switches(&self, switches: &[u32]) -> Result<Vec<u32>, RoutingError> {
         let fabric = self.check.fabric;
         let mut position = vec![u32::MAX; fabric.num_nodes()];
         for (i, &v) in switches.iter().enumerate() {
@@ -154,7 +154,7 @@ impl<'a> Grid<'a> {
     }
 
     /// Switch `v`'s links, each checked to change exactly one coordinate.
-    fn links_of(&self, v: u32) -> Result<GridLinks, RouteError> {
+    fn links_of(&self, v: u32) -> Result<GridLinks, RoutingError> {
         let fabric = self.check.fabric;
         let c = &self.coords[v as usize];
         let start = fabric.out_start[v as usize];
@@ -189,7 +189,7 @@ impl<'a> Grid<'a> {
     }
 
     /// The local edge through which switch `v` delivers its own host `d`.
-    fn delivery(&self, v: u32, d: u32, links: &GridLinks) -> Result<u16, RouteError> {
+    fn delivery(&self, v: u32, d: u32, links: &GridLinks) -> Result<u16, RoutingError> {
         match links.hosts.binary_search_by_key(&d, |&(host, _)| host) {
             Ok(i) => Ok(links.hosts[i].1),
             Err(_) => Err(self.check.fail(format!(
@@ -202,7 +202,7 @@ impl<'a> Grid<'a> {
 
     /// The local edge through which switch `v` sends towards the switch at coordinates
     /// `t`: along the lowest dimension that differs (see [`dor`]).
-    fn next_link(&self, v: u32, t: &[u32], links: &GridLinks) -> Result<u16, RouteError> {
+    fn next_link(&self, v: u32, t: &[u32], links: &GridLinks) -> Result<u16, RoutingError> {
         let links = &links.switches;
         let c = &self.coords[v as usize];
         let Some(i) = (0..c.len()).find(|&i| t[i] != c[i]) else {

@@ -1,9 +1,9 @@
 //! D-mod-K on fat trees ([`dmodk`]), and why S-mod-K is no forwarding table ([`smodk`]):
 //! a [`Structure::Tree`] checked link by link, then the digit-wise port arithmetic.
 
-use super::{check_table_size, edges_by_port, route_hosts, structure_name, Check, RouteError};
+use super::{check_table_size, edges_by_port, route_hosts, structure_name, Check};
 use crate::gen::{Generated, Structure};
-use crate::routing::ForwardingTable;
+use crate::routing::{ForwardingTable, RoutingError};
 
 /// A validated fat tree: per switch level `l` (0 = leaves), the arithmetic of
 /// [`crate::gen::topology::xgft`]'s layout, checked link by link against the fabric.
@@ -30,7 +30,7 @@ struct Tree {
 
 impl Tree {
     /// Reads and checks a [`Structure::Tree`]. O(nodes + edges log degree).
-    fn new(engine: &'static str, generated: &Generated) -> Result<Tree, RouteError> {
+    fn new(engine: &'static str, generated: &Generated) -> Result<Tree, RoutingError> {
         let fabric = &generated.fabric;
         let Structure::Tree {
             levels,
@@ -40,7 +40,7 @@ impl Tree {
             w: _,
         } = &generated.structure
         else {
-            return Err(RouteError::WrongStructure {
+            return Err(RoutingError::WrongStructure {
                 engine,
                 needs: "a fat tree (k-ary n-tree, XGFT or slimmed two-level tree)",
                 found: structure_name(&generated.structure),
@@ -98,7 +98,7 @@ impl Tree {
         check: &Check<'_>,
         level: &[u32],
         index: &[u32],
-    ) -> Result<(Vec<u64>, Vec<u64>), RouteError> {
+    ) -> Result<(Vec<u64>, Vec<u64>), RoutingError> {
         let fabric = check.fabric;
         let h = self.up.len();
         let mut count = vec![0u64; h];
@@ -153,7 +153,7 @@ impl Tree {
         check: &Check<'_>,
         count: &[u64],
         down_count: &[u64],
-    ) -> Result<(), RouteError> {
+    ) -> Result<(), RoutingError> {
         let hosts = check.fabric.num_hosts() as u64;
         let h = self.up.len();
         for l in 0..h {
@@ -201,7 +201,7 @@ impl Tree {
         level: &[u32],
         index: &[u32],
         count: &[u64],
-    ) -> Result<(), RouteError> {
+    ) -> Result<(), RoutingError> {
         let fabric = check.fabric;
         let name = |v: u32| check.name(v);
         let subtree = |v: u32| -> u64 {
@@ -271,7 +271,7 @@ impl Tree {
         &self,
         engine: &'static str,
         generated: &Generated,
-    ) -> Result<ForwardingTable, RouteError> {
+    ) -> Result<ForwardingTable, RoutingError> {
         let fabric = &generated.fabric;
         let mut table = ForwardingTable::new(fabric);
         route_hosts(engine, fabric, &mut table)?;
@@ -355,7 +355,7 @@ impl Tree {
 ///
 /// Hosts are numbered by index, which for the generators is GUID order. O(switches ×
 /// hosts) time and table memory, O(nodes + edges) to check the structure.
-pub fn dmodk(generated: &Generated) -> Result<ForwardingTable, RouteError> {
+pub fn dmodk(generated: &Generated) -> Result<ForwardingTable, RoutingError> {
     Tree::new("dmodk", generated)?.route("dmodk", generated)
 }
 
@@ -372,16 +372,16 @@ pub fn dmodk(generated: &Generated) -> Result<ForwardingTable, RouteError> {
 /// route from `s` to `d` is the D-mod-K route from `d` to `s` reversed, so its congestion
 /// on a pattern equals [`dmodk`]'s on the reversed pattern.
 ///
-/// Returns [`RouteError::WrongStructure`] for a fabric that is not a fat tree,
-/// [`RouteError::NotDestinationBased`] for a tree in which some switch has two or more
+/// Returns [`RoutingError::WrongStructure`] for a fabric that is not a fat tree,
+/// [`RoutingError::NotDestinationBased`] for a tree in which some switch has two or more
 /// up-links, and otherwise (every switch has at most one up-link, so S-mod-K and D-mod-K
 /// coincide) the [`dmodk`] table.
-pub fn smodk(generated: &Generated) -> Result<ForwardingTable, RouteError> {
+pub fn smodk(generated: &Generated) -> Result<ForwardingTable, RoutingError> {
     let tree = Tree::new("smodk", generated)?;
     if tree.up.iter().all(|&u| u <= 1) {
         return tree.route("smodk", generated);
     }
-    Err(RouteError::NotDestinationBased {
+    Err(RoutingError::NotDestinationBased {
         engine: "smodk",
         reason: "S-mod-K picks the up-port from the source's digits, so two hosts on one leaf \
                  switch that send to the same destination need different up-ports, and a \

@@ -3,7 +3,7 @@
 //! routing on meshes, tori, hypercubes and HyperX ([`dor`](mod@dor)).
 //!
 //! The engines read the [`Structure`] a generator recorded, check it against the
-//! fabric's links (a mismatch is a [`RouteError::Inconsistent`], never a panic or a
+//! fabric's links (a mismatch is a [`RoutingError::Inconsistent`], never a panic or a
 //! wrong table) and fill a [`ForwardingTable`]: every host sends everything through its
 //! uplink (its lowest-port edge), and every switch gets a dense row with one port per
 //! destination host. Edge ports are the numeric `key`s the generators write (or, for an
@@ -12,13 +12,14 @@
 //! Tables cost 2 bytes per switch and host (a dense row per switch), so the engines
 //! refuse fabrics with more than [`MAX_TABLE_ENTRIES`] switch × host entries.
 //!
-//! This module holds what both families share (the errors, port order, the host
-//! uplinks); `fat_tree` and `dor` hold the engines. May use: [`crate::fabric`],
-//! [`crate::gen`]'s structures and the [`ForwardingTable`] it fills.
+//! This module holds what both families share (the checks, port order, the host
+//! uplinks); `fat_tree` and `dor` hold the engines. Failures are [`RoutingError`]s. May
+//! use: [`crate::fabric`], [`crate::gen`]'s structures and the [`ForwardingTable`] it
+//! fills.
 
 use crate::fabric::Fabric;
 use crate::gen::Structure;
-use crate::routing::ForwardingTable;
+use crate::routing::{ForwardingTable, RoutingError};
 
 mod dor;
 mod fat_tree;
@@ -28,50 +29,6 @@ pub use fat_tree::{dmodk, smodk};
 
 /// Largest forwarding table (switches × hosts entries, 2 bytes each) the engines build.
 pub(crate) const MAX_TABLE_ENTRIES: u64 = 1 << 31;
-
-/// Why a structured engine cannot route a fabric.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RouteError {
-    /// The engine does not apply to this kind of fabric (e.g. "dmodk needs a fat tree").
-    #[error("{engine} needs {needs}; this fabric is {found}")]
-    WrongStructure {
-        /// The engine (`dmodk`, `smodk`, `dor`).
-        engine: &'static str,
-        /// What it needs.
-        needs: &'static str,
-        /// What the fabric is.
-        found: &'static str,
-    },
-    /// The routing cannot be written as destination-based forwarding tables.
-    #[error("{engine} cannot be expressed as destination-based forwarding tables: {reason}")]
-    NotDestinationBased {
-        /// The engine.
-        engine: &'static str,
-        /// Why, and what to use instead.
-        reason: String,
-    },
-    /// The fabric's links do not match the structure recorded with it.
-    #[error("{engine}: the fabric does not match its structure: {message}")]
-    Inconsistent {
-        /// The engine.
-        engine: &'static str,
-        /// The first mismatch found.
-        message: String,
-    },
-    /// The table would be larger than [`MAX_TABLE_ENTRIES`].
-    #[error(
-        "{engine}: the forwarding tables would have {entries} entries (switches × hosts), \
-         more than the limit of {limit}"
-    )]
-    TooLarge {
-        /// The engine.
-        engine: &'static str,
-        /// Switches × hosts.
-        entries: u128,
-        /// [`MAX_TABLE_ENTRIES`].
-        limit: u64,
-    },
-}
 
 /// How errors name the kind of fabric `s` is.
 fn structure_name(s: &Structure) -> &'static str {
@@ -107,10 +64,10 @@ fn edges_by_port(fabric: &Fabric, node: u32, keep: impl Fn(u32) -> bool) -> Vec<
 }
 
 /// Refuses a fabric whose table would exceed [`MAX_TABLE_ENTRIES`].
-fn check_table_size(engine: &'static str, fabric: &Fabric) -> Result<(), RouteError> {
+fn check_table_size(engine: &'static str, fabric: &Fabric) -> Result<(), RoutingError> {
     let entries = fabric.num_switches() as u128 * fabric.num_hosts() as u128;
     if entries > MAX_TABLE_ENTRIES as u128 {
-        return Err(RouteError::TooLarge {
+        return Err(RoutingError::TooLarge {
             engine,
             entries,
             limit: MAX_TABLE_ENTRIES,
@@ -125,10 +82,10 @@ fn route_hosts(
     engine: &'static str,
     fabric: &Fabric,
     table: &mut ForwardingTable,
-) -> Result<(), RouteError> {
+) -> Result<(), RoutingError> {
     for v in 0..fabric.num_nodes() as u32 {
         if fabric.out_edges(v).len() >= u16::MAX as usize {
-            return Err(RouteError::Inconsistent {
+            return Err(RoutingError::Inconsistent {
                 engine,
                 message: format!(
                     "{} has more than 65 534 links",
@@ -139,7 +96,7 @@ fn route_hosts(
     }
     for (h, &v) in fabric.hosts.iter().enumerate() {
         let Some(&local) = edges_by_port(fabric, v, |_| true).first() else {
-            return Err(RouteError::Inconsistent {
+            return Err(RoutingError::Inconsistent {
                 engine,
                 message: format!("host {} has no link", fabric.host_name(h as u32)),
             });
@@ -156,9 +113,9 @@ struct Check<'a> {
 }
 
 impl Check<'_> {
-    /// The [`RouteError::Inconsistent`] saying `message`.
-    fn fail(&self, message: String) -> RouteError {
-        RouteError::Inconsistent {
+    /// The [`RoutingError::Inconsistent`] saying `message`.
+    fn fail(&self, message: String) -> RoutingError {
+        RoutingError::Inconsistent {
             engine: self.engine,
             message,
         }

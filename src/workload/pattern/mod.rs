@@ -21,17 +21,20 @@
 //! run (§11.3); an `-a` argument for a pattern that takes none is an error (§11.9).
 //!
 //! This module holds the [`Pattern`] itself, its context and what it tells the user
-//! (header, notices); `parse` holds the names, arguments and [`PatternError`], `levels`
-//! the level structure of a run and the reusable [`Levels`] buffer, `generators` the
-//! pairs of every pattern's levels. May use: nothing else of orcs (patterns are ranks
-//! only; hosts come in through [`crate::workload::mapping`]).
+//! (header, notices); `parse` holds the names and arguments, `levels` the level
+//! structure of a run and the reusable [`Levels`] buffer, `generators` the pairs of every
+//! pattern's levels. Failures are the folder's [`WorkloadError`]s. May use: nothing else
+//! of orcs (patterns are ranks only; hosts come in through
+//! [`crate::workload::mapping`]).
 
 mod generators;
 mod levels;
 mod parse;
 
 pub use levels::Levels;
-pub use parse::{PatternError, PatternKind, RecvsArgs, MAX_ARG_LEN, MAX_PTRNVSPTRN_ARG_LEN};
+pub use parse::{PatternKind, RecvsArgs, MAX_ARG_LEN, MAX_PTRNVSPTRN_ARG_LEN};
+
+use crate::workload::WorkloadError;
 
 /// Options that change how patterns are generated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,32 +50,16 @@ pub struct PatternContext {
     pub orcs_compat: bool,
 }
 
-/// Why a communicator size does not fit a fabric.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum SizeError {
-    /// The fabric has fewer than four hosts.
-    #[error("the fabric has {0} hosts (nodes whose name starts with `H`); the simulator needs at least four")]
-    TooFewHosts(usize),
-    /// The requested size is below 4 or above the host count.
-    #[error("commsize must be between 4 and {hosts} (the hosts of the fabric), got {requested}")]
-    Commsize {
-        /// The size asked for.
-        requested: u64,
-        /// The fabric's hosts.
-        hosts: usize,
-    },
-}
-
 /// The communicator size for `requested` ranks (0: all hosts, rounded down to even) on a
 /// fabric of `hosts` hosts (spec §4.1).
-pub(crate) fn communicator_size(hosts: usize, requested: u64) -> Result<usize, SizeError> {
+pub(crate) fn communicator_size(hosts: usize, requested: u64) -> Result<usize, WorkloadError> {
     if hosts < 4 {
-        return Err(SizeError::TooFewHosts(hosts));
+        return Err(WorkloadError::TooFewHosts(hosts));
     }
     match requested {
         0 => Ok(hosts - hosts % 2),
         s if (4..=hosts as u64).contains(&s) => Ok(s as usize),
-        s => Err(SizeError::Commsize {
+        s => Err(WorkloadError::Commsize {
             requested: s,
             hosts,
         }),
@@ -184,10 +171,10 @@ impl Pattern {
     }
 
     /// Like [`Pattern::ptrnvsptrn`], but rejects a `PtrnVsPtrn` part.
-    pub fn try_ptrnvsptrn(first: Pattern, second: Pattern) -> Result<Pattern, PatternError> {
+    pub fn try_ptrnvsptrn(first: Pattern, second: Pattern) -> Result<Pattern, WorkloadError> {
         if first.kind() == PatternKind::PtrnVsPtrn || second.kind() == PatternKind::PtrnVsPtrn {
             let p = Pattern::ptrnvsptrn(first, second);
-            return Err(PatternError::NestedPtrnVsPtrn {
+            return Err(WorkloadError::NestedPtrnVsPtrn {
                 arg: p.arg_string().unwrap_or_default(),
             });
         }

@@ -1,8 +1,10 @@
 //! Pattern names and arguments (spec §5.9, §10.2, §10.3): the [`PatternKind`]s with their
 //! prefixes and v1 aliases, the `-a` arguments of `neighbor`, `recvs_*` and `ptrnvsptrn`
-//! as ORCS accepts them, their usage texts, and [`PatternError`].
+//! as ORCS accepts them, and their usage texts. Failures are
+//! [`WorkloadError`]s.
 
 use super::Pattern;
+use crate::workload::WorkloadError;
 use std::fmt;
 
 /// Maximum length of a pattern argument accepted by ORCS (`MAX_ARG_SIZE`, §5.9).
@@ -36,8 +38,8 @@ impl RecvsArgs {
     /// Parses `R[,c1[,c2]][,rand|linear]` (ORCS's regular expression
     /// `^([[:digit:]]+)(,([-+]?[0-9]*\.?[0-9]+))?(,([-+]?[0-9]*\.?[0-9]+))?(,(rand|linear))?$`,
     /// then 1 ≤ R < 2^31 − 1 and 0 ≤ c1, c2 ≤ 1). `pattern` names the pattern in errors.
-    fn parse(arg: &str, pattern: &'static str) -> Result<RecvsArgs, PatternError> {
-        let bad = || PatternError::InvalidArgument {
+    fn parse(arg: &str, pattern: &'static str) -> Result<RecvsArgs, WorkloadError> {
+        let bad = || WorkloadError::InvalidArgument {
             pattern,
             requirement: RECVS_REQUIREMENT,
             arg: arg.to_string(),
@@ -209,7 +211,7 @@ impl PatternKind {
     /// over being a prefix of another (`bisect`); an ambiguous prefix (`bis`) is an error
     /// listing the candidates. Extension names (`neighbor2d`) are matched by prefix only
     /// when no ORCS name matches.
-    pub fn parse_name(s: &str) -> Result<(PatternKind, Option<u32>), PatternError> {
+    pub fn parse_name(s: &str) -> Result<(PatternKind, Option<u32>), WorkloadError> {
         if let Some(kind) = Self::ALL.iter().copied().find(|k| k.name() == s) {
             return Ok((kind, None));
         }
@@ -236,7 +238,7 @@ impl PatternKind {
                     0 => continue,
                     1 => return Ok((candidates[0].1, candidates[0].2)),
                     _ => {
-                        return Err(PatternError::AmbiguousPattern {
+                        return Err(WorkloadError::AmbiguousPattern {
                             name: s.to_string(),
                             candidates: candidates.iter().map(|c| c.0).collect(),
                         })
@@ -244,7 +246,7 @@ impl PatternKind {
                 }
             }
         }
-        Err(PatternError::UnknownPattern {
+        Err(WorkloadError::UnknownPattern {
             name: s.to_string(),
             available: available_names(false),
         })
@@ -301,93 +303,6 @@ integer R between 1 and 2147483646 and chances c1, c2 between 0 and 1";
 const PTRNVSPTRN_REQUIREMENT: &str = "an argument of the form p1[:arg1]::p2[:arg2] \
 (pattern names and arguments without blanks or colons)";
 
-/// Errors of pattern names and pattern arguments.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PatternError {
-    /// The name is neither a pattern, an alias nor a prefix of one.
-    #[error("unknown pattern '{name}' (available patterns: {available})")]
-    UnknownPattern {
-        /// The name as given.
-        name: String,
-        /// The available pattern names, comma separated.
-        available: String,
-    },
-    /// The name is a prefix of several patterns.
-    #[error("ambiguous pattern name '{name}': could be {}", .candidates.join(", "))]
-    AmbiguousPattern {
-        /// The name as given.
-        name: String,
-        /// The patterns it abbreviates.
-        candidates: Vec<&'static str>,
-    },
-    /// A pattern that needs an argument got none.
-    #[error("pattern '{pattern}' requires an argument (-a/--ptrnarg)\n{usage}")]
-    MissingArgument {
-        /// The pattern name.
-        pattern: &'static str,
-        /// The pattern's usage text.
-        usage: &'static str,
-    },
-    /// An argument was given to a pattern that takes none (ORCS ignores it; `orcs` rejects it).
-    #[error("pattern '{pattern}' takes no argument (-a/--ptrnarg), got '{arg}'")]
-    UnexpectedArgument {
-        /// The pattern name as given (e.g. `bisect` or the alias `2neighbor`).
-        pattern: String,
-        /// The argument.
-        arg: String,
-    },
-    /// The argument does not have the form the pattern requires.
-    #[error("pattern '{pattern}' requires {requirement} (-a/--ptrnarg), got '{arg}'")]
-    InvalidArgument {
-        /// The pattern name.
-        pattern: &'static str,
-        /// What the pattern requires.
-        requirement: &'static str,
-        /// The argument as given.
-        arg: String,
-    },
-    /// The argument is longer than ORCS accepts.
-    #[error(
-        "the argument of pattern '{pattern}' has {len} characters; at most {max} are accepted"
-    )]
-    ArgumentTooLong {
-        /// The pattern name.
-        pattern: &'static str,
-        /// Length of the argument in bytes.
-        len: usize,
-        /// The maximum length.
-        max: usize,
-    },
-    /// `ptrnvsptrn` was used as one of the two patterns of `ptrnvsptrn`.
-    #[error("ptrnvsptrn cannot contain another ptrnvsptrn (argument '{arg}')")]
-    NestedPtrnVsPtrn {
-        /// The `ptrnvsptrn` argument.
-        arg: String,
-    },
-    /// One or both pattern names of a `ptrnvsptrn` argument are unknown.
-    #[error(
-        "unknown pattern{} in the ptrnvsptrn argument '{arg}': {} (available patterns: {available})",
-        if .names.len() > 1 { "s" } else { "" },
-        .names.join(", ")
-    )]
-    UnknownSubPattern {
-        /// The `ptrnvsptrn` argument.
-        arg: String,
-        /// The unknown names.
-        names: Vec<String>,
-        /// The names usable in `ptrnvsptrn`, comma separated.
-        available: String,
-    },
-    /// `-a help`: not a failure; the caller prints `Usage: <usage>` and exits with status 0.
-    #[error("Usage: {usage}")]
-    HelpRequested {
-        /// The pattern whose help was asked for.
-        pattern: &'static str,
-        /// Its usage text (empty for patterns without help text, as in ORCS).
-        usage: &'static str,
-    },
-}
-
 /// Parses a whole string of ASCII digits as a positive integer accepted by ORCS's `strtoi`.
 fn parse_int_arg(s: &str) -> Option<u32> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
@@ -429,19 +344,19 @@ impl Pattern {
     ///
     /// The name is resolved by [`PatternKind::parse_name`] (prefixes and v1 aliases; an
     /// alias takes no argument). The argument `help` yields
-    /// [`PatternError::HelpRequested`]; arguments longer than 256 characters (1025 for
+    /// [`WorkloadError::HelpRequested`]; arguments longer than 256 characters (1025 for
     /// `ptrnvsptrn`) are rejected as in ORCS. The two names inside a `ptrnvsptrn` argument
     /// follow the same rules as `-p` values.
-    pub fn parse(name: &str, arg: Option<&str>) -> Result<Pattern, PatternError> {
+    pub fn parse(name: &str, arg: Option<&str>) -> Result<Pattern, WorkloadError> {
         Self::parse_inner(name, arg, false)
     }
 
     /// [`Pattern::parse`], with `nested` set for the parts of a `ptrnvsptrn` argument.
-    fn parse_inner(name: &str, arg: Option<&str>, nested: bool) -> Result<Pattern, PatternError> {
+    fn parse_inner(name: &str, arg: Option<&str>, nested: bool) -> Result<Pattern, WorkloadError> {
         let (kind, implied_k) = PatternKind::parse_name(name)?;
         if let Some(k) = implied_k {
             return match arg {
-                Some(a) => Err(PatternError::UnexpectedArgument {
+                Some(a) => Err(WorkloadError::UnexpectedArgument {
                     pattern: name.to_string(),
                     arg: a.to_string(),
                 }),
@@ -449,7 +364,7 @@ impl Pattern {
             };
         }
         if nested && kind == PatternKind::PtrnVsPtrn {
-            return Err(PatternError::NestedPtrnVsPtrn {
+            return Err(WorkloadError::NestedPtrnVsPtrn {
                 arg: arg.unwrap_or("").to_string(),
             });
         }
@@ -460,14 +375,14 @@ impl Pattern {
                 MAX_ARG_LEN
             };
             if a.len() > max {
-                return Err(PatternError::ArgumentTooLong {
+                return Err(WorkloadError::ArgumentTooLong {
                     pattern: kind.name(),
                     len: a.len(),
                     max,
                 });
             }
             if a == "help" {
-                return Err(PatternError::HelpRequested {
+                return Err(WorkloadError::HelpRequested {
                     pattern: kind.name(),
                     usage: kind.usage(),
                 });
@@ -489,7 +404,7 @@ impl Pattern {
                 PatternKind::Neighbor
                 | PatternKind::RecvsOneSrc
                 | PatternKind::RecvsAllSrc
-                | PatternKind::PtrnVsPtrn => Err(PatternError::MissingArgument {
+                | PatternKind::PtrnVsPtrn => Err(WorkloadError::MissingArgument {
                     pattern: kind.name(),
                     usage: kind.usage(),
                 }),
@@ -500,7 +415,7 @@ impl Pattern {
             PatternKind::RecvsOneSrc => RecvsArgs::parse(a, kind.name()).map(Pattern::RecvsOneSrc),
             PatternKind::RecvsAllSrc => RecvsArgs::parse(a, kind.name()).map(Pattern::RecvsAllSrc),
             PatternKind::PtrnVsPtrn => parse_ptrnvsptrn_arg(a),
-            _ => Err(PatternError::UnexpectedArgument {
+            _ => Err(WorkloadError::UnexpectedArgument {
                 pattern: kind.name().to_string(),
                 arg: a.to_string(),
             }),
@@ -509,8 +424,8 @@ impl Pattern {
 }
 
 /// Parses the `neighbor` argument: a whole string of decimal digits with value ≥ 1.
-fn parse_neighbor_arg(a: &str) -> Result<u32, PatternError> {
-    let invalid = |requirement| PatternError::InvalidArgument {
+fn parse_neighbor_arg(a: &str) -> Result<u32, WorkloadError> {
+    let invalid = |requirement| WorkloadError::InvalidArgument {
         pattern: "neighbor",
         requirement,
         arg: a.to_string(),
@@ -527,8 +442,8 @@ fn parse_neighbor_arg(a: &str) -> Result<u32, PatternError> {
 
 /// Parses the `ptrnvsptrn` argument `p1[:arg1]::p2[:arg2]` (ORCS's regular expression
 /// `^([^:[:blank:]]+)(:([^:[:blank:]]+))?::([^:[:blank:]]+)(:([^:[:blank:]]+))?$`).
-fn parse_ptrnvsptrn_arg(a: &str) -> Result<Pattern, PatternError> {
-    let invalid = || PatternError::InvalidArgument {
+fn parse_ptrnvsptrn_arg(a: &str) -> Result<Pattern, WorkloadError> {
+    let invalid = || WorkloadError::InvalidArgument {
         pattern: "ptrnvsptrn",
         requirement: PTRNVSPTRN_REQUIREMENT,
         arg: a.to_string(),
@@ -553,13 +468,13 @@ fn parse_ptrnvsptrn_arg(a: &str) -> Result<Pattern, PatternError> {
         .filter(|name| {
             matches!(
                 PatternKind::parse_name(name),
-                Err(PatternError::UnknownPattern { .. })
+                Err(WorkloadError::UnknownPattern { .. })
             )
         })
         .map(|name| name.to_string())
         .collect();
     if !unknown.is_empty() {
-        return Err(PatternError::UnknownSubPattern {
+        return Err(WorkloadError::UnknownSubPattern {
             arg: a.to_string(),
             names: unknown,
             available: available_names(true),
@@ -567,7 +482,7 @@ fn parse_ptrnvsptrn_arg(a: &str) -> Result<Pattern, PatternError> {
     }
     for name in [p1, p2] {
         if let Ok((PatternKind::PtrnVsPtrn, _)) = PatternKind::parse_name(name) {
-            return Err(PatternError::NestedPtrnVsPtrn { arg: a.to_string() });
+            return Err(WorkloadError::NestedPtrnVsPtrn { arg: a.to_string() });
         }
     }
     let first = Pattern::parse_inner(p1, a1, true)?;
@@ -624,7 +539,7 @@ mod tests {
         assert_eq!(pn("4neighbor").unwrap(), (PatternKind::Neighbor, Some(4)));
         assert_eq!(pn("6neighbor").unwrap(), (PatternKind::Neighbor, Some(6)));
         match pn("bis") {
-            Err(PatternError::AmbiguousPattern { name, candidates }) => {
+            Err(WorkloadError::AmbiguousPattern { name, candidates }) => {
                 assert_eq!(name, "bis");
                 assert_eq!(candidates, vec!["bisect", "bisect_fb_sym"]);
             }
@@ -637,17 +552,20 @@ mod tests {
         );
         assert!(matches!(
             pn("recvs_"),
-            Err(PatternError::AmbiguousPattern { .. })
+            Err(WorkloadError::AmbiguousPattern { .. })
         ));
-        assert!(matches!(pn("xx"), Err(PatternError::UnknownPattern { .. })));
-        assert!(matches!(pn(""), Err(PatternError::UnknownPattern { .. })));
+        assert!(matches!(
+            pn("xx"),
+            Err(WorkloadError::UnknownPattern { .. })
+        ));
+        assert!(matches!(pn(""), Err(WorkloadError::UnknownPattern { .. })));
         assert!(matches!(
             pn("Bisect"),
-            Err(PatternError::UnknownPattern { .. })
+            Err(WorkloadError::UnknownPattern { .. })
         ));
         assert!(matches!(
             pn("bisectx"),
-            Err(PatternError::UnknownPattern { .. })
+            Err(WorkloadError::UnknownPattern { .. })
         ));
         assert!(pn("xx")
             .unwrap_err()
@@ -685,7 +603,7 @@ mod tests {
             assert!(
                 matches!(
                     Pattern::parse("neighbor", Some(bad)),
-                    Err(PatternError::InvalidArgument {
+                    Err(WorkloadError::InvalidArgument {
                         pattern: "neighbor",
                         ..
                     })
@@ -701,7 +619,7 @@ mod tests {
         for name in ["neighbor", "recvs_one_src", "recvs_all_src", "ptrnvsptrn"] {
             assert!(matches!(
                 Pattern::parse(name, None),
-                Err(PatternError::MissingArgument { .. })
+                Err(WorkloadError::MissingArgument { .. })
             ));
         }
         assert!(Pattern::parse("neighbor", None)
@@ -711,7 +629,7 @@ mod tests {
         for name in ["bisect", "rand", "null", "tree", "neighbor2d", "bruck"] {
             assert_eq!(
                 Pattern::parse(name, Some("3")).unwrap_err(),
-                PatternError::UnexpectedArgument {
+                WorkloadError::UnexpectedArgument {
                     pattern: name.to_string(),
                     arg: "3".to_string()
                 }
@@ -719,19 +637,19 @@ mod tests {
         }
         assert!(matches!(
             Pattern::parse("2neighbor", Some("3")),
-            Err(PatternError::UnexpectedArgument { .. })
+            Err(WorkloadError::UnexpectedArgument { .. })
         ));
         // Help.
         assert_eq!(
             Pattern::parse("neighbor", Some("help")).unwrap_err(),
-            PatternError::HelpRequested {
+            WorkloadError::HelpRequested {
                 pattern: "neighbor",
                 usage: NEIGHBOR_USAGE
             }
         );
         assert_eq!(
             Pattern::parse("bisect", Some("help")).unwrap_err(),
-            PatternError::HelpRequested {
+            WorkloadError::HelpRequested {
                 pattern: "bisect",
                 usage: ""
             }
@@ -740,11 +658,11 @@ mod tests {
         let long = "1".repeat(257);
         assert!(matches!(
             Pattern::parse("neighbor", Some(&long)),
-            Err(PatternError::ArgumentTooLong { max: 256, .. })
+            Err(WorkloadError::ArgumentTooLong { max: 256, .. })
         ));
         assert!(matches!(
             Pattern::parse("ptrnvsptrn", Some(&"x".repeat(1026))),
-            Err(PatternError::ArgumentTooLong { max: 1025, .. })
+            Err(WorkloadError::ArgumentTooLong { max: 1025, .. })
         ));
     }
 
@@ -790,7 +708,7 @@ mod tests {
             assert!(
                 matches!(
                     Pattern::parse("recvs_one_src", Some(bad)),
-                    Err(PatternError::InvalidArgument {
+                    Err(WorkloadError::InvalidArgument {
                         pattern: "recvs_one_src",
                         ..
                     })
@@ -829,7 +747,7 @@ mod tests {
         );
         assert_eq!(
             pv("4neighbor::bis").unwrap_err(),
-            PatternError::AmbiguousPattern {
+            WorkloadError::AmbiguousPattern {
                 name: "bis".into(),
                 candidates: vec!["bisect", "bisect_fb_sym"]
             }
@@ -855,7 +773,7 @@ mod tests {
             assert!(
                 matches!(
                     pv(bad),
-                    Err(PatternError::InvalidArgument {
+                    Err(WorkloadError::InvalidArgument {
                         pattern: "ptrnvsptrn",
                         ..
                     })
@@ -866,18 +784,18 @@ mod tests {
         }
         assert!(matches!(
             pv("ptrnvsptrn::bisect"),
-            Err(PatternError::NestedPtrnVsPtrn { .. })
+            Err(WorkloadError::NestedPtrnVsPtrn { .. })
         ));
         assert!(matches!(
             pv("bisect::ptrn:a::b"),
-            Err(PatternError::InvalidArgument { .. })
+            Err(WorkloadError::InvalidArgument { .. })
         ));
         assert!(matches!(
             pv("bisect::ptrnvs"),
-            Err(PatternError::NestedPtrnVsPtrn { .. })
+            Err(WorkloadError::NestedPtrnVsPtrn { .. })
         ));
         match pv("foo::bar") {
-            Err(PatternError::UnknownSubPattern {
+            Err(WorkloadError::UnknownSubPattern {
                 names, available, ..
             }) => {
                 assert_eq!(names, vec!["foo", "bar"]);
@@ -891,26 +809,26 @@ mod tests {
             .contains("unknown patterns"));
         assert!(matches!(
             pv("neighbor::bisect"),
-            Err(PatternError::MissingArgument { .. })
+            Err(WorkloadError::MissingArgument { .. })
         ));
         assert!(matches!(
             pv("bisect:3::bruck"),
-            Err(PatternError::UnexpectedArgument { .. })
+            Err(WorkloadError::UnexpectedArgument { .. })
         ));
         assert!(matches!(
             pv("neighbor:x::bruck"),
-            Err(PatternError::InvalidArgument {
+            Err(WorkloadError::InvalidArgument {
                 pattern: "neighbor",
                 ..
             })
         ));
         assert!(matches!(
             pv("bruck::recvs_one_src:0"),
-            Err(PatternError::InvalidArgument { .. })
+            Err(WorkloadError::InvalidArgument { .. })
         ));
         assert!(matches!(
             pv("neighbor:help::bruck"),
-            Err(PatternError::HelpRequested {
+            Err(WorkloadError::HelpRequested {
                 pattern: "neighbor",
                 ..
             })
@@ -920,7 +838,7 @@ mod tests {
                 Pattern::ptrnvsptrn(Pattern::Bisect, Pattern::Tree),
                 Pattern::Tree
             ),
-            Err(PatternError::NestedPtrnVsPtrn { .. })
+            Err(WorkloadError::NestedPtrnVsPtrn { .. })
         ));
         assert!(Pattern::try_ptrnvsptrn(Pattern::Bisect, Pattern::Tree).is_ok());
     }

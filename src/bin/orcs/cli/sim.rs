@@ -15,7 +15,8 @@ use orcs::engine::request::SimRequest;
 use orcs::fabric::input::InputSpec;
 use orcs::viz::draw::ImageFormat;
 use orcs::workload::mapping::SubsetMethod;
-use orcs::workload::pattern::{Pattern, PatternError, PatternKind};
+use orcs::workload::pattern::{Pattern, PatternKind};
+use orcs::workload::WorkloadError;
 
 /// Flags of a simulation (the default command).
 #[derive(Debug, Args)]
@@ -280,7 +281,7 @@ impl SimArgs {
         let pattern = match self.pattern() {
             Ok(p) => p,
             Err(e) => {
-                if let Some(help @ PatternError::HelpRequested { .. }) = e.downcast_ref() {
+                if let Some(help @ WorkloadError::HelpRequested { .. }) = e.downcast_ref() {
                     return Ok(Request::PatternHelp(help.to_string()));
                 }
                 return Err(e);

@@ -18,7 +18,8 @@ use orcs::report::results::ResultDoc;
 use orcs::report::{self, RunInfo};
 use orcs::routing::check_routes;
 use orcs::viz::draw::ImageFormat;
-use orcs::workload::pattern::{PatternKind, SizeError};
+use orcs::workload::pattern::PatternKind;
+use orcs::workload::WorkloadError;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
@@ -129,10 +130,10 @@ fn finish(
 /// The request's error in the words of its flags.
 fn prepare_error(plan: &SimPlan, e: PrepareError) -> anyhow::Error {
     match e {
-        PrepareError::Size(e @ SizeError::TooFewHosts(_)) => {
+        PrepareError::Workload(e @ WorkloadError::TooFewHosts(_)) => {
             anyhow::anyhow!("{}: {e}", plan.input_file)
         }
-        PrepareError::Size(e) => anyhow::anyhow!("-s/--{e}"),
+        PrepareError::Workload(e @ WorkloadError::Commsize { .. }) => anyhow::anyhow!("-s/--{e}"),
         e @ PrepareError::PartCommsize { .. } => anyhow::anyhow!("-z/--{e}"),
         PrepareError::NoTraffic { commsize, metric, .. } => anyhow::anyhow!(
             "pattern {} with commsize {commsize} has no traffic, so --metric {metric} has nothing to measure (sum_max_cong and dep_max_delay report 0)",
