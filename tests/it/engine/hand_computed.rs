@@ -75,6 +75,38 @@ fn bruck_dependency_delay() {
 }
 
 #[test]
+fn scatter_serialises_on_the_injection_link() {
+    // One level, 0>1 0>2 0>3: all three routes start on H0->SA (edge 6), load 3, so every
+    // pair has weight 3 and BW 1/3. Leaving out the injection link would give weights
+    // 1, 2, 2 (only the cable is shared by 0>2 and 0>3) and BW 2/3.
+    let run = fixed(&["-p", "scatter"], "hist_max_cong");
+    assert_eq!(
+        run.metric_block(),
+        "weight 3: 3 of the 3 connections (100.00%)\n\nBW: 0.333333\n"
+    );
+    // One level: sum of the largest weight is 3.
+    let run = fixed(&["-p", "scatter"], "sum_max_cong");
+    assert!(run
+        .metric_block()
+        .ends_with("Congestion sum of 3 occured 1 times.\n"));
+}
+
+#[test]
+fn tree_delay_follows_the_sender() {
+    // Level 0: 0>1 alone, weight 1. Level 1: 0>2 and 1>3 share the cable SA->SB, weight
+    // 2 each. Rank 1 sends 1>3 after receiving at level 0, so its chain is 1 + 2 = 3; no
+    // chain runs through a destination's earlier receive (ranks 2 and 3 receive nothing
+    // before), which would give max(2, 2) = 2.
+    let run = fixed(&["-p", "tree"], "dep_max_delay");
+    assert!(
+        run.metric_block().contains("Maximal Delay: 3.000000\n"),
+        "{}",
+        run.describe()
+    );
+    assert!(run.metric_block().ends_with("Delay of 3 occured 1 times.\n"));
+}
+
+#[test]
 fn gather_serialises_on_the_ejection_link() {
     // 1>0 2>0 3>0 all end on SA->H0: load 3, BW 1/3.
     let run = fixed(&["-p", "gather"], "hist_max_cong");
