@@ -43,3 +43,22 @@ pub fn shared(path: &str) -> Option<String> {
     );
     None
 }
+
+/// `base` with byte edits applied in order, for no-panic properties of parsers: each
+/// `(position, byte, kind)` overwrites (kind 0), inserts (1) or removes (2) the byte at
+/// `position` modulo the current length; an edit past the end appends.
+pub fn mutate(base: &[u8], edits: &[(usize, u8, u8)]) -> Vec<u8> {
+    let mut v = base.to_vec();
+    for &(pos, byte, kind) in edits {
+        let i = if v.is_empty() { 0 } else { pos % (v.len() + 1) };
+        match kind % 3 {
+            0 if i < v.len() => v[i] = byte,
+            1 => v.insert(i, byte),
+            _ if i < v.len() => {
+                v.remove(i);
+            }
+            _ => v.push(byte),
+        }
+    }
+    v
+}

@@ -393,6 +393,7 @@ impl LocalName for Node<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::mutate;
     use crate::test_support::shared;
 
     #[test]
@@ -528,22 +529,6 @@ mod tests {
         let e = parse_cluster_graphml("<graphml><graph>", "t.graphml").unwrap_err();
         assert_eq!(e.line, Some(1), "{e}");
         assert!(e.message.starts_with("invalid XML"), "{e}");
-    }
-
-    fn mutate(base: &[u8], edits: &[(usize, u8, u8)]) -> Vec<u8> {
-        let mut v = base.to_vec();
-        for &(pos, byte, kind) in edits {
-            let i = if v.is_empty() { 0 } else { pos % (v.len() + 1) };
-            match kind % 3 {
-                0 if i < v.len() => v[i] = byte,
-                1 => v.insert(i, byte),
-                _ if i < v.len() => {
-                    v.remove(i);
-                }
-                _ => v.push(byte),
-            }
-        }
-        v
     }
 
     proptest::proptest! {

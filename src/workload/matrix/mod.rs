@@ -234,6 +234,7 @@ fn rank_count(n: u64, path: &str, line: Option<usize>) -> Result<u32, LocatedErr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::mutate;
     use std::io::Write;
 
     pub(super) fn rank_json(rank: u32, bytes: &[u64], msgs: &[u64]) -> String {
@@ -297,22 +298,6 @@ mod tests {
         assert_eq!(e.to_string(), "a.csv:3: bad");
         let e = located("a.csv", None, "bad");
         assert_eq!(e.to_string(), "a.csv: bad");
-    }
-
-    fn mutate(base: &[u8], edits: &[(usize, u8, u8)]) -> Vec<u8> {
-        let mut v = base.to_vec();
-        for &(pos, byte, kind) in edits {
-            let i = if v.is_empty() { 0 } else { pos % (v.len() + 1) };
-            match kind % 3 {
-                0 if i < v.len() => v[i] = byte,
-                1 => v.insert(i, byte),
-                _ if i < v.len() => {
-                    v.remove(i);
-                }
-                _ => v.push(byte),
-            }
-        }
-        v
     }
 
     proptest::proptest! {

@@ -103,7 +103,9 @@ fn tree_delay_follows_the_sender() {
         "{}",
         run.describe()
     );
-    assert!(run.metric_block().ends_with("Delay of 3 occured 1 times.\n"));
+    assert!(run
+        .metric_block()
+        .ends_with("Delay of 3 occured 1 times.\n"));
 }
 
 #[test]
