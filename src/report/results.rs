@@ -133,8 +133,8 @@ pub fn parse_result(text: &str, path: &str) -> Result<ResultDoc, LocatedError> {
 impl ResultDoc {
     /// The document [`crate::report::json_report`] writes for this result, built in
     /// memory for plots of a result that was just simulated: what reading that JSON
-    /// back gives, without the text in between (so its floats are the computed values,
-    /// where reading the text may round a last digit).
+    /// back gives (floats are written shortest-exact and read with correct rounding, so
+    /// the two are equal to the last bit), without the text in between.
     pub fn of(info: &RunInfo, fabric: &Fabric, outcome: &SimOutcome) -> ResultDoc {
         let parameters = match serde_json::to_value(info) {
             Ok(serde_json::Value::Object(map)) => map,
@@ -235,7 +235,7 @@ mod tests {
             let json = crate::report::json_report(&info, &fabric, &outcome);
             let read = parse_result(&json, "r.json").unwrap();
             let built = ResultDoc::of(&info, &fabric, &outcome);
-            assert_close(&format!("{built:?}"), &format!("{read:?}"));
+            assert_eq!(format!("{built:?}"), format!("{read:?}"));
             // The pictures drawn from either are the same bytes.
             for metric in MetricKind::ALL {
                 let svg = |doc: &ResultDoc| {
@@ -248,21 +248,89 @@ mod tests {
         }
     }
 
-    /// The same text but for the last digits of numbers: reading JSON rounds some
-    /// floats one unit in the last place away from the value that was written.
-    fn assert_close(a: &str, b: &str) {
-        let tokens = |s: &str| -> Vec<String> {
-            s.split(|c: char| !(c.is_ascii_alphanumeric() || "._-".contains(c)))
-                .filter(|t| !t.is_empty())
-                .map(str::to_string)
-                .collect()
-        };
-        let (a, b) = (tokens(a), tokens(b));
-        assert_eq!(a.len(), b.len());
-        for (x, y) in a.iter().zip(&b) {
-            match (x.parse::<f64>(), y.parse::<f64>()) {
-                (Ok(u), Ok(v)) => assert!((u - v).abs() <= 1e-12 * u.abs().max(1.0), "{x} vs {y}"),
-                _ => assert_eq!(x, y),
+    fn info(metric: MetricKind, input: String, runs: u64) -> RunInfo {
+        RunInfo {
+            input_file: input,
+            output_file: "-".into(),
+            pattern_lines: vec!["Pattern: bruck".into()],
+            pattern: "bruck".into(),
+            commsize: 8,
+            part_commsize: 2,
+            subset: "rand".into(),
+            part_subset: "none".into(),
+            level: -1,
+            runs,
+            metric,
+            shuffle: true,
+            seed: 5,
+            subset_hosts: 8,
+            fabric_hosts: 8,
+            fabric_switches: 12,
+            fabric_edges: 48,
+            orcs_compat: false,
+        }
+    }
+
+    /// Per-run values of `runs` runs: acc_band in (0, 1] or undefined (a run without
+    /// pairs), counts of any size.
+    fn outcome_strategy() -> impl proptest::strategy::Strategy<Value = SimOutcome> {
+        use proptest::prelude::*;
+        (1usize..12).prop_flat_map(|runs| {
+            (
+                proptest::collection::vec(0u64..1 << 40, 0..9),
+                proptest::collection::vec(prop_oneof![Just(f64::NAN), 1e-9f64..=1.0], runs),
+                proptest::collection::vec(any::<u64>(), runs),
+                proptest::collection::vec(0u64..1 << 50, runs),
+                proptest::option::of(proptest::collection::vec(any::<u64>(), runs)),
+                any::<bool>(),
+                proptest::collection::vec(0u64..1 << 20, 48),
+            )
+                .prop_map(move |(hist, acc, sum, pairs, delay, cable, counts)| {
+                    SimOutcome {
+                        runs: runs as u64,
+                        weight_hist: hist,
+                        acc_band: acc,
+                        sum_max_cong: sum,
+                        pairs,
+                        dep_max_delay: delay.unwrap_or_default(),
+                        cable: if cable { counts } else { Vec::new() },
+                        links: None,
+                    }
+                })
+        })
+    }
+
+    proptest::proptest! {
+        /// Whatever the values, the JSON written for a result reads back as the
+        /// document built in memory, to the last bit of every float.
+        #[test]
+        fn written_json_reads_back_as_built(
+            outcome in outcome_strategy(),
+            input in "[a-zA-Z0-9 _./\"\\\\é-]{0,24}",
+        ) {
+            let generated = crate::gen::topology::generate("kary-ntree:k=2,n=3").unwrap();
+            let fabric = generated.fabric;
+            let info = info(MetricKind::HistAccBand, input, outcome.runs);
+            let json = crate::report::json_report(&info, &fabric, &outcome);
+            let read = parse_result(&json, "r.json").unwrap();
+            let built = ResultDoc::of(&info, &fabric, &outcome);
+            proptest::prop_assert_eq!(format!("{built:?}"), format!("{read:?}"));
+        }
+
+        /// A damaged document is an error at worst, never a panic, and whatever reads
+        /// has the schema version this build reads.
+        #[test]
+        fn mutated_json_never_panics(
+            outcome in outcome_strategy(),
+            edits in proptest::collection::vec(
+                (0usize..4000, proptest::prelude::any::<u8>(), 0u8..3), 0..6),
+        ) {
+            let generated = crate::gen::topology::generate("kary-ntree:k=2,n=3").unwrap();
+            let info = info(MetricKind::HistAccBand, "f.dot".into(), outcome.runs);
+            let json = crate::report::json_report(&info, &generated.fabric, &outcome);
+            let bytes = crate::test_support::mutate(json.as_bytes(), &edits);
+            if let Ok(doc) = parse_result(&String::from_utf8_lossy(&bytes), "r.json") {
+                proptest::prop_assert_eq!(doc.schema_version, READABLE_SCHEMA);
             }
         }
     }

@@ -473,3 +473,192 @@ pub fn route_quality(
         sigma: var.sqrt(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fabric::{load_routed_fabric_from, LoadOptions, LoadedFabric};
+
+    fn load(text: &str) -> LoadedFabric {
+        load_routed_fabric_from(text.as_bytes(), "t", LoadOptions::default()).unwrap()
+    }
+
+    /// Three switches in a line, S0 – S1 – S2, with H0 and H3 on S0, H1 on S1, H2 on S2.
+    /// `between` is the routing of the four switch-to-switch edges.
+    fn line(between: &str) -> String {
+        format!(
+            "digraph line {{ S0; S1; S2; H0; H1; H2; H3;
+            H0 -> S0 [comment=\"*\"]; H3 -> S0 [comment=\"*\"];
+            H1 -> S1 [comment=\"*\"]; H2 -> S2 [comment=\"*\"];
+            S0 -> H0 [comment=H0]; S0 -> H3 [comment=H3];
+            S1 -> H1 [comment=H1]; S2 -> H2 [comment=H2];
+            {between} }}"
+        )
+    }
+
+    const ROUTED: &str = "S0 -> S1 [comment=\"H1,H2\"]; S1 -> S2 [comment=H2];
+        S2 -> S1 [comment=\"H0,H1,H3\"]; S1 -> S0 [comment=\"H0,H3\"];";
+
+    fn all_hosts(f: &LoadedFabric) -> Vec<u32> {
+        (0..f.fabric.num_hosts() as u32).collect()
+    }
+
+    fn node(f: &LoadedFabric, name: &str) -> u32 {
+        f.fabric.node_names.iter().position(|n| n == name).unwrap() as u32
+    }
+
+    fn host(f: &LoadedFabric, name: &str) -> u32 {
+        (0..f.fabric.num_hosts() as u32)
+            .find(|&h| f.fabric.host_name(h) == name)
+            .unwrap()
+    }
+
+    fn edge(f: &LoadedFabric, tail: &str, head: &str) -> usize {
+        let (t, h) = (node(f, tail), node(f, head));
+        (0..f.fabric.num_edges())
+            .find(|&e| f.fabric.edge_tail[e] == t && f.fabric.edge_head[e] == h)
+            .unwrap()
+    }
+
+    #[test]
+    fn routed_line_counts_lengths_and_link_routes_by_hand() {
+        let f = load(&line(ROUTED));
+        let check = check_routes(&f.fabric, &f.table, &all_hosts(&f));
+        assert!(check.all_routed());
+        assert_eq!(check.pairs_checked, 12);
+        // H0↔H3 cross 2 edges; H0,H3↔H1 and H1↔H2 cross 3; H0,H3↔H2 cross 4.
+        assert_eq!(check.path_lengths, vec![0, 0, 2, 6, 4]);
+        // S0>S1 carries {H0,H3}→{H1,H2}; S1>S2 carries {H0,H3,H1}→H2; and back.
+        for (tail, head, routes) in [
+            ("S0", "S1", 4),
+            ("S1", "S2", 3),
+            ("S2", "S1", 3),
+            ("S1", "S0", 4),
+        ] {
+            assert_eq!(
+                check.link_routes[edge(&f, tail, head)],
+                routes,
+                "{tail}>{head}"
+            );
+        }
+        // Every host injects to and receives from the three others.
+        for h in ["H0", "H1", "H2", "H3"] {
+            let sw = f.fabric.node_names[f.fabric.edge_head[edge_from(&f, h)] as usize].clone();
+            assert_eq!(check.link_routes[edge(&f, h, &sw)], 3, "{h} uplink");
+            assert_eq!(check.link_routes[edge(&f, &sw, h)], 3, "{h} downlink");
+        }
+        let summary = RouteSummary::of(&check);
+        assert_eq!(summary.max_route_len(), 4);
+        assert!(summary.proves_all_routed(&f.fabric));
+    }
+
+    fn edge_from(f: &LoadedFabric, name: &str) -> usize {
+        let v = node(f, name);
+        f.fabric.out_edges(v).start as usize
+    }
+
+    #[test]
+    fn a_subset_of_hosts_proves_nothing_about_the_rest() {
+        let f = load(&line(ROUTED));
+        let check = check_routes(&f.fabric, &f.table, &[host(&f, "H0"), host(&f, "H1")]);
+        assert_eq!(check.pairs_checked, 2);
+        assert_eq!(check.path_lengths, vec![0, 0, 0, 2]);
+        assert!(!RouteSummary::of(&check).proves_all_routed(&f.fabric));
+    }
+
+    #[test]
+    fn dead_end_is_found_where_the_walk_stops() {
+        // S0 no longer forwards towards H2: H0→H2 and H3→H2 stop at S0.
+        let f = load(&line(
+            "S0 -> S1 [comment=H1]; S1 -> S2 [comment=H2];
+             S2 -> S1 [comment=\"H0,H1,H3\"]; S1 -> S0 [comment=\"H0,H3\"];",
+        ));
+        let check = check_routes(&f.fabric, &f.table, &all_hosts(&f));
+        assert_eq!((check.dead_ends, check.loops), (2, 0));
+        assert_eq!(check.broken(), 2);
+        assert!(!check.all_routed());
+        assert_eq!(check.pairs_checked, 12);
+        assert_eq!(check.path_lengths, vec![0, 0, 2, 6, 2]);
+        let s0 = node(&f, "S0");
+        let mut broken: Vec<(u32, u32, RouteFault)> = check
+            .examples
+            .iter()
+            .map(|b| (b.src, b.dst, b.fault.clone()))
+            .collect();
+        broken.sort_by_key(|b| (b.0, b.1));
+        let (h0, h2, h3) = (host(&f, "H0"), host(&f, "H2"), host(&f, "H3"));
+        let mut expected = vec![
+            (h0, h2, RouteFault::DeadEnd { at: s0 }),
+            (h3, h2, RouteFault::DeadEnd { at: s0 }),
+        ];
+        expected.sort_by_key(|b| (b.0, b.1));
+        assert_eq!(broken, expected);
+        let text = check.examples[0].describe(&f.fabric).to_string();
+        assert!(
+            text.starts_with("no route from H") && text.contains("node S0 has no out-edge"),
+            "{text}"
+        );
+        assert!(!RouteSummary::of(&check).proves_all_routed(&f.fabric));
+    }
+
+    #[test]
+    fn loop_is_reported_with_its_cycle() {
+        // S1 sends H2's traffic back to S0, which sends it to S1 again.
+        let f = load(&line(
+            "S0 -> S1 [comment=\"H1,H2\"]; S1 -> S2 [comment=X];
+             S2 -> S1 [comment=\"H0,H1,H3\"]; S1 -> S0 [comment=\"H0,H3,H2\"];",
+        ));
+        let check = check_routes(&f.fabric, &f.table, &all_hosts(&f));
+        // H0, H1 and H3 never reach H2; H2 reaches everyone.
+        assert_eq!((check.dead_ends, check.loops), (0, 3));
+        // Routed: H0↔H3 (2 edges), H0,H3→H1 and H1→H0,H3 and H2→H1 (3), H2→H0,H3 (4).
+        assert_eq!(check.path_lengths, vec![0, 0, 2, 5, 2]);
+        let (s0, s1) = (node(&f, "S0"), node(&f, "S1"));
+        for b in &check.examples {
+            assert_eq!(b.dst, host(&f, "H2"));
+            let RouteFault::Loop { cycle } = &b.fault else {
+                panic!("{b:?}")
+            };
+            // The cycle is S0 → S1 → S0, entered at either node.
+            assert!(cycle == &[s0, s1] || cycle == &[s1, s0], "{cycle:?}");
+        }
+        assert_eq!(check.examples.len(), 3);
+        let text = check.examples[0].describe(&f.fabric).to_string();
+        assert!(text.starts_with("routing loop from"), "{text}");
+        assert!(
+            text.ends_with("S0 -> S1 -> S0") || text.ends_with("S1 -> S0 -> S1"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn examples_stop_at_the_limit_but_counts_do_not() {
+        // A star of 6 hosts on one switch that forwards nothing: 30 dead ends.
+        let mut text = String::from("digraph star { S0;");
+        for h in 0..6 {
+            text += &format!("H{h}; H{h} -> S0 [comment=\"*\"]; S0 -> H{h} [comment=X];");
+        }
+        text += "}";
+        let f = load(&text);
+        let check = check_routes(&f.fabric, &f.table, &all_hosts(&f));
+        assert_eq!(check.dead_ends, 30);
+        assert_eq!(check.examples.len(), RouteCheck::MAX_EXAMPLES);
+        assert!(check.path_lengths.iter().all(|&n| n == 0));
+        assert!(check.link_routes.iter().all(|&n| n == 0));
+    }
+
+    #[test]
+    fn route_quality_by_hand() {
+        let f = load(&line(ROUTED));
+        let hosts = all_hosts(&f);
+        let check = check_routes(&f.fabric, &f.table, &hosts);
+        let q = route_quality(&f.fabric, &f.table, &hosts, &check);
+        // Inner edges carry 4 (S0>S1, S1>S0) or 3 (S1>S2, S2>S1) all-to-all routes. The
+        // per-pair maxima: 4 for the eight pairs between {H0,H3} and {H1,H2}, 3 for
+        // H1↔H2, none for H0↔H3 (no inner edge) and the self pairs.
+        assert_eq!((q.gmin, q.gmax), (3, 4));
+        assert!((q.mean - 3.8).abs() < 1e-12, "{q:?}");
+        // sqrt((8·16 + 2·9)/10 − 3.8²) = sqrt(0.16)
+        assert!((q.sigma - 0.4).abs() < 1e-12, "{q:?}");
+    }
+}

@@ -200,6 +200,7 @@ fn dry_run_lists_cells_and_what_is_done() {
         dir.path().join("plan.jsonl").to_str().unwrap(),
     ])
     .ok();
+    let before = folder_contents(dir.path());
     let run = orcs(&["scan", &plan, "--dry-run"]).ok();
     assert!(
         run.stdout
@@ -207,7 +208,22 @@ fn dry_run_lists_cells_and_what_is_done() {
         "{}",
         run.describe()
     );
-    assert!(!dir.path().join("plan.csv").exists() || run.stdout.contains("estimated"));
+    // A dry run only reads: every file keeps its bytes and none appears.
+    assert_eq!(folder_contents(dir.path()), before, "{}", run.describe());
+}
+
+/// Every file of `dir` with its bytes, by name.
+fn folder_contents(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let name = e.file_name().to_string_lossy().into_owned();
+            (name, std::fs::read(e.path()).unwrap())
+        })
+        .collect();
+    files.sort();
+    files
 }
 
 #[test]

@@ -311,7 +311,9 @@ mod tests {
                 (&b"%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 5\n3 1 7\n"[..], "m.mtx"),
                 (&b"{\"ranks\": 3, \"entries\": [[0, 1, 5], [2, 0, 7]]}"[..], "m.json"),
             ] {
-                let _ = traffic_from_bytes(&mutate(base, &edits), name);
+                if let Ok(m) = traffic_from_bytes(&mutate(base, &edits), name) {
+                    plain_matrix_invariants(&m)?;
+                }
             }
             let rank = rank_json(0, &[5, 0], &[1, 0]);
             let r = mutate(rank.as_bytes(), &edits);
@@ -319,8 +321,67 @@ mod tests {
                 ("r0.json".to_string(), String::from_utf8_lossy(&r).into_owned()),
                 ("r1.json".to_string(), rank_json(1, &[0, 2], &[0, 1])),
             ];
-            let _ = traffic_from_bytes(&tar_bytes(&members, true), "m.tar.gz");
-            let _ = traffic_from_bytes(&mutate(&tar_bytes(&members, false), &edits), "m.tar");
+            for m in [
+                traffic_from_bytes(&tar_bytes(&members, true), "m.tar.gz"),
+                traffic_from_bytes(&mutate(&tar_bytes(&members, false), &edits), "m.tar"),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                for &(s, d, _) in &m.entries {
+                    proptest::prop_assert!(s < m.ranks && d < m.ranks, "{m:?}");
+                }
+            }
+        }
+    }
+
+    /// What every plain matrix (CSV, Matrix Market, JSON) that reads must satisfy: ranks
+    /// in range, pairs in (src, dst) order without repeats, no zero-byte pair.
+    fn plain_matrix_invariants(
+        m: &TrafficMatrix,
+    ) -> Result<(), proptest::test_runner::TestCaseError> {
+        for &(s, d, b) in &m.entries {
+            proptest::prop_assert!(s < m.ranks && d < m.ranks, "{m:?}");
+            proptest::prop_assert!(b > 0, "{m:?}");
+        }
+        for w in m.entries.windows(2) {
+            proptest::prop_assert!((w[0].0, w[0].1) < (w[1].0, w[1].1), "{m:?}");
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn unmutated_bases_read_as_written() {
+        let read = |bytes: &[u8], name| traffic_from_bytes(bytes, name).unwrap();
+        let m = read(b"src,dst,bytes\n0,1,5\n1,0,7\n2,2,0\n", "m.csv");
+        assert_eq!((m.ranks, m.entries), (3, vec![(0, 1, 5), (1, 0, 7)]));
+        let m = read(b"1 0 3\n0 0 4\n5 6 0\n", "d.csv");
+        assert_eq!(
+            (m.ranks, m.entries),
+            (
+                3,
+                vec![(0, 0, 1), (0, 2, 3), (1, 2, 4), (2, 0, 5), (2, 1, 6)]
+            )
+        );
+        let mtx = b"%%MatrixMarket matrix coordinate integer general\n3 3 2\n1 2 5\n3 1 7\n";
+        let m = read(mtx, "m.mtx");
+        assert_eq!((m.ranks, m.entries), (3, vec![(0, 1, 5), (2, 0, 7)]));
+        let m = read(
+            b"{\"ranks\": 3, \"entries\": [[0, 1, 5], [2, 0, 7]]}",
+            "m.json",
+        );
+        assert_eq!((m.ranks, m.entries), (3, vec![(0, 1, 5), (2, 0, 7)]));
+        for (gzip, name) in [(true, "m.tar.gz"), (false, "m.tar")] {
+            let members = vec![
+                ("r0.json".to_string(), rank_json(0, &[5, 0], &[1, 0])),
+                ("r1.json".to_string(), rank_json(1, &[0, 2], &[0, 1])),
+            ];
+            let m = read(&tar_bytes(&members, gzip), name);
+            assert_eq!(
+                (m.ranks, m.entries),
+                (2, vec![(0, 0, 5), (1, 1, 2)]),
+                "{name}"
+            );
         }
     }
 }

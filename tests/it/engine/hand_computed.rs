@@ -307,3 +307,161 @@ fn ft4_2_gather_neighbor_recvs() {
         assert_eq!(run.metric_block(), expected, "{}", run.describe());
     }
 }
+
+/// One pattern on the two-switch fixture, ranks on hosts in order, with its values by
+/// hand: the weight histogram, the sum of the levels' largest weights and the longest
+/// dependency chain.
+struct Case {
+    pattern: &'static [&'static str],
+    /// (weight, pairs) of the one run.
+    weights: &'static [(u64, u64)],
+    sum_max_cong: u64,
+    dep_max_delay: u64,
+}
+
+/// Hand-computed values for every pattern on the two-switch fixture (SA holds H0, H1;
+/// SB holds H2, H3; one cable each way). A pair's weight is the largest number of the
+/// level's routes on any link of its route, injection and ejection links included.
+const EVERY_PATTERN: &[Case] = &[
+    // 1>0 and 3>2 stay on their switches.
+    Case {
+        pattern: &["-p", "bisect"],
+        weights: &[(1, 2)],
+        sum_max_cong: 1,
+        dep_max_delay: 1,
+    },
+    // 0>1 1>0 2>3 3>2: every link carries one route.
+    Case {
+        pattern: &["-p", "bisect_fb_sym"],
+        weights: &[(1, 4)],
+        sum_max_cong: 1,
+        dep_max_delay: 1,
+    },
+    // Four levels of one pair; each rank sends after it received: 1, 2, 3, 4.
+    Case {
+        pattern: &["-p", "ring"],
+        weights: &[(1, 4)],
+        sum_max_cong: 4,
+        dep_max_delay: 4,
+    },
+    // Level 0 pairs within a switch (1); level 1 crosses, two routes per cable way (2).
+    Case {
+        pattern: &["-p", "recdbl"],
+        weights: &[(1, 4), (2, 4)],
+        sum_max_cong: 3,
+        dep_max_delay: 3,
+    },
+    // 0>1 (1), then 0>2 and 1>3 share SA->SB (2); rank 1 sends at 1: 1 + 2.
+    Case {
+        pattern: &["-p", "tree"],
+        weights: &[(1, 1), (2, 2)],
+        sum_max_cong: 3,
+        dep_max_delay: 3,
+    },
+    // Level 0 (1 each), level 1 two routes per cable way (2); 1 + 2.
+    Case {
+        pattern: &["-p", "bruck"],
+        weights: &[(1, 4), (2, 4)],
+        sum_max_cong: 3,
+        dep_max_delay: 3,
+    },
+    // Three routes leave H0 on one link.
+    Case {
+        pattern: &["-p", "scatter"],
+        weights: &[(3, 3)],
+        sum_max_cong: 3,
+        dep_max_delay: 3,
+    },
+    // Three routes reach H0 on one link.
+    Case {
+        pattern: &["-p", "gather"],
+        weights: &[(3, 3)],
+        sum_max_cong: 3,
+        dep_max_delay: 3,
+    },
+    // 0>1 0>2 1>0 1>2 2>0 2>1: ranks 0, 1, 2 each send two messages (injection 2), and
+    // SA->SB carries 0>2 and 1>2.
+    Case {
+        pattern: &["-p", "neighbor", "-a", "2"],
+        weights: &[(2, 6)],
+        sum_max_cong: 2,
+        dep_max_delay: 2,
+    },
+    // The 2×2 grid: every rank sends two messages.
+    Case {
+        pattern: &["-p", "neighbor2d"],
+        weights: &[(2, 8)],
+        sum_max_cong: 2,
+        dep_max_delay: 2,
+    },
+    // One receiver, one sender (the first non-receiver): 1>0.
+    Case {
+        pattern: &["-p", "recvs_one_src", "-a", "1,1.0,0.0,linear"],
+        weights: &[(1, 1)],
+        sum_max_cong: 1,
+        dep_max_delay: 1,
+    },
+    // Every non-receiver sends to rank 0: three routes end on SA->H0.
+    Case {
+        pattern: &["-p", "recvs_all_src", "-a", "1,1.0,0.0,linear"],
+        weights: &[(3, 3)],
+        sum_max_cong: 3,
+        dep_max_delay: 3,
+    },
+    // 2>0 and 3>1 share SB->SA.
+    Case {
+        pattern: &["-p", "recvs_all_src", "-a", "2,1.0,0.0,linear"],
+        weights: &[(2, 2)],
+        sum_max_cong: 2,
+        dep_max_delay: 2,
+    },
+];
+
+#[test]
+fn every_pattern_every_metric_by_hand() {
+    for case in EVERY_PATTERN {
+        let name = case.pattern.join(" ");
+        let pairs: u64 = case.weights.iter().map(|w| w.1).sum();
+        let mut expected = String::new();
+        for &(w, n) in case.weights {
+            let share = 100.0 * n as f64 / pairs as f64;
+            expected += &format!("weight {w}: {n} of the {pairs} connections ({share:.2}%)\n");
+        }
+        let bw = case
+            .weights
+            .iter()
+            .map(|&(w, n)| n as f64 / w as f64)
+            .sum::<f64>()
+            / pairs as f64;
+        expected += &format!("\nBW: {bw:.6}\n");
+        let run = fixed(case.pattern, "hist_max_cong");
+        assert_eq!(run.metric_block(), expected, "{name}\n{}", run.describe());
+        // The run's value lands in bin ceil(20·BW) − 1, as in ORCS.
+        let bin = (bw * 20.0 - 1e-9).ceil() as usize - 1;
+        let line = format!(
+            "  {:.8}   {:.8}     1\n",
+            bin as f64 * 0.05,
+            (bin + 1) as f64 * 0.05
+        );
+        let run = fixed(case.pattern, "hist_acc_band");
+        assert!(
+            run.metric_block().contains(&line),
+            "{name}: {line:?}\n{}",
+            run.describe()
+        );
+        let run = fixed(case.pattern, "sum_max_cong");
+        let line = format!("Congestion sum of {} occured 1 times.\n", case.sum_max_cong);
+        assert!(
+            run.metric_block().ends_with(&line),
+            "{name}: {line:?}\n{}",
+            run.describe()
+        );
+        let run = fixed(case.pattern, "dep_max_delay");
+        let line = format!("Maximal Delay: {}.000000\n", case.dep_max_delay);
+        assert!(
+            run.metric_block().contains(&line),
+            "{name}: {line:?}\n{}",
+            run.describe()
+        );
+    }
+}
