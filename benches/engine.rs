@@ -8,6 +8,7 @@ use orcs::engine::stream::{stream_rng, Stream};
 use orcs::engine::unit::{SimConfig, Simulation};
 use orcs::fabric::{load_routed_fabric, LoadOptions, LoadedFabric};
 use orcs::ib::lft::parse_lfts;
+use orcs::limits::MemoryLimit;
 use orcs::routing::check_routes;
 use orcs::workload::mapping::{LayoutSpec, RankLayout, SubsetMethod};
 use orcs::workload::pattern::{Pattern, PatternContext};
@@ -65,6 +66,7 @@ fn config(n: usize, runs: u64) -> SimConfig {
             orcs_compat: false,
         },
         links: false,
+        memory: MemoryLimit::unlimited(),
     }
 }
 
@@ -261,7 +263,8 @@ fn bench_jobs(c: &mut Criterion) {
     group.sample_size(10);
     for (name, text) in cases {
         let scenario = parse_scenario(&text, "bench.yml").expect("scenario");
-        let cluster = build_topology(&scenario.topologies[0].1).expect("topology");
+        let cluster =
+            build_topology(&scenario.topologies[0].1, MemoryLimit::unlimited()).expect("topology");
         let matrix = orcs::workload::matrix::read_traffic(&scenario.jobs[0].trace).expect("trace");
         let runs = scenario.runs();
         group.bench_function(name, |b| {

@@ -17,6 +17,8 @@
 //!   simulation;
 //! * [`scan`]: batch scans: plans, cells, checksummed records, shards and merging;
 //! * [`error`]: the located error every parser reports;
+//! * [`limits`]: what a run can hold: the memory budget, estimates of big requests, the
+//!   worker pool's size and the nesting depth of readers;
 //! * [`report`]: exporters that turn results into bytes (text, JSON, CSV, dot);
 //! * [`viz`]: congestion maps, plots and the HTML report.
 //!
@@ -34,6 +36,7 @@ pub mod error;
 pub mod fabric;
 pub mod gen;
 pub mod ib;
+pub mod limits;
 pub mod queueing;
 pub mod report;
 pub mod routing;

@@ -4,6 +4,7 @@
 
 use crate::cluster::Cluster;
 use crate::error::LocatedError;
+use crate::limits::MAX_NESTING;
 use crate::workload::matrix::{located, parse_index, show};
 use roxmltree::{Document, Node};
 use rustc_hash::FxHashMap;
@@ -25,9 +26,12 @@ pub fn read_cluster_graphml(path: &str) -> Result<Cluster, LocatedError> {
 /// nodes: an unknown endpoint is an error. `edgedefault="undirected"` (or an edge with
 /// `directed="false"`) adds both directions, tail→head then head→tail. Key `<default>`
 /// values are ignored, as in networkx 1.11 which PFSim used. Only the first `<graph>` is read.
+/// Elements nested more than [`MAX_NESTING`] deep are an error at the line of the first
+/// one too deep.
 ///
 /// O(file size) time with hashing of node ids and edge pairs.
 pub fn parse_cluster_graphml(text: &str, path: &str) -> Result<Cluster, LocatedError> {
+    check_nesting(text, path)?;
     let doc = Document::parse(text).map_err(|e| {
         located(
             path,
@@ -390,6 +394,116 @@ impl LocalName for Node<'_, '_> {
     }
 }
 
+/// Refuses XML whose elements nest more than [`MAX_NESTING`] deep, before roxmltree
+/// reads it: its parser recurses once per level, so a deep enough file would overflow
+/// the stack. A lexical scan (comments, CDATA, processing instructions, declarations
+/// and quoted attribute values skipped), so it never counts fewer levels than the file
+/// has; anything else malformed is left for the parser to report. O(file size).
+fn check_nesting(text: &str, path: &str) -> Result<(), LocatedError> {
+    let bytes = text.as_bytes();
+    let (mut at, mut line, mut depth) = (0usize, 1usize, 0usize);
+    // Moves past the next `end` (or to the end of the text), counting lines.
+    let skip_past = |at: usize, line: &mut usize, end: &[u8]| -> usize {
+        let rest = &bytes[at..];
+        let stop = rest
+            .windows(end.len())
+            .position(|w| w == end)
+            .map_or(rest.len(), |p| p + end.len());
+        *line += rest[..stop].iter().filter(|&&b| b == b'\n').count();
+        at + stop
+    };
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\n' => {
+                line += 1;
+                at += 1;
+            }
+            b'<' => {
+                let rest = &bytes[at..];
+                if rest.starts_with(b"<!--") {
+                    at = skip_past(at, &mut line, b"-->");
+                } else if rest.starts_with(b"<![CDATA[") {
+                    at = skip_past(at, &mut line, b"]]>");
+                } else if rest.starts_with(b"<?") {
+                    at = skip_past(at, &mut line, b"?>");
+                } else if rest.starts_with(b"<!") {
+                    at = skip_declaration(bytes, at, &mut line);
+                } else {
+                    let start_line = line;
+                    let (end, self_closing) = tag_end(bytes, at, &mut line);
+                    if rest.starts_with(b"</") {
+                        depth = depth.saturating_sub(1);
+                    } else if !self_closing {
+                        depth += 1;
+                        if depth > MAX_NESTING {
+                            return Err(located(
+                                path,
+                                Some(start_line),
+                                format!(
+                                    "elements nested more than {MAX_NESTING} deep; orcs reads at most {MAX_NESTING} levels"
+                                ),
+                            ));
+                        }
+                    }
+                    at = end;
+                }
+            }
+            _ => at += 1,
+        }
+    }
+    Ok(())
+}
+
+/// The end of the tag opening at `at` (past its `>`, quoted values skipped) and whether
+/// it closes itself (`/>`); counts its lines.
+fn tag_end(bytes: &[u8], mut at: usize, line: &mut usize) -> (usize, bool) {
+    let mut quote = None;
+    let mut last = 0u8;
+    while at < bytes.len() {
+        let b = bytes[at];
+        at += 1;
+        if b == b'\n' {
+            *line += 1;
+        }
+        match quote {
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None if b == b'"' || b == b'\'' => quote = Some(b),
+            None if b == b'>' => return (at, last == b'/'),
+            None => {}
+        }
+        if !b.is_ascii_whitespace() {
+            last = b;
+        }
+    }
+    (at, false)
+}
+
+/// The end of the declaration (`<!DOCTYPE …>`) opening at `at`, past its internal
+/// subset in brackets and quoted strings; counts its lines.
+fn skip_declaration(bytes: &[u8], mut at: usize, line: &mut usize) -> usize {
+    let (mut brackets, mut quote) = (0usize, None);
+    while at < bytes.len() {
+        let b = bytes[at];
+        at += 1;
+        if b == b'\n' {
+            *line += 1;
+        }
+        match quote {
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None => match b {
+                b'"' | b'\'' => quote = Some(b),
+                b'[' => brackets += 1,
+                b']' => brackets = brackets.saturating_sub(1),
+                b'>' if brackets == 0 => return at,
+                _ => {}
+            },
+        }
+    }
+    at
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -497,6 +611,27 @@ mod tests {
         assert_eq!(c.names, ["s", "a", "b"]);
         assert_eq!(c.host_pes, [4, 1]);
         assert_eq!(c.edges, [(1, 0, 3.0), (0, 2, 1.0)]);
+    }
+
+    #[test]
+    fn deep_nesting_is_an_error_at_its_line() {
+        let nested = |depth: usize| {
+            format!(
+                "<?xml version=\"1.0\"?>\n<!-- <a><a><a> -->\n<graphml>\n<graph edgedefault=\"undirected\">\n{}{}\n</graph></graphml>\n",
+                "<a x=\"<b>\"><![CDATA[<c>]]><e/>\n".repeat(depth),
+                "</a>".repeat(depth)
+            )
+        };
+        // graphml and graph are two levels: 254 more fit, 255 do not.
+        let fits = parse_cluster_graphml(&nested(MAX_NESTING - 2), "deep.graphml");
+        assert!(!fits.unwrap_err().message.contains("nested"));
+        let e = parse_cluster_graphml(&nested(MAX_NESTING - 1), "deep.graphml").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("deep.graphml:{}: elements nested more than 256 deep; orcs reads at most 256 levels", 5 + MAX_NESTING - 2)
+        );
+        let e = parse_cluster_graphml(&nested(20_000), "deep.graphml").unwrap_err();
+        assert!(e.message.contains("nested more than 256"), "{e}");
     }
 
     #[test]

@@ -16,7 +16,8 @@
 //!
 //! May use: [`crate::error`], [`crate::fabric`] (a fabric read as a cluster),
 //! [`crate::gen`] (generated clusters), [`crate::workload`] (traffic matrices and their
-//! error helpers) and [`crate::engine::stream`]'s seeded streams. Never the forwarding
+//! error helpers), [`crate::engine::stream`]'s seeded streams and [`crate::limits`]
+//! (nesting depth, the memory of clusters and scenarios). Never the forwarding
 //! tables: clusters are routed per host pair.
 
 pub mod evaluate;
@@ -58,4 +59,7 @@ pub enum ClusterError {
         /// Destination host name.
         to: String,
     },
+    /// A cluster or scenario needs more memory than the run may use.
+    #[error(transparent)]
+    Limit(#[from] crate::limits::LimitError),
 }

@@ -6,7 +6,8 @@
 //! thread count; [`ranks`] shares runs out over the processes of `mpirun` and carries
 //! their results back; [`metric`] holds the metrics' arithmetic.
 //!
-//! May use: [`crate::fabric`], [`crate::routing`] and [`crate::workload`]. Never an
+//! May use: [`crate::fabric`], [`crate::routing`], [`crate::workload`] and
+//! [`crate::limits`] (a simulation is refused before it allocates more than it may). Never an
 //! output format: results are plain data that [`crate::report`] turns into bytes.
 
 pub mod metric;

@@ -10,10 +10,11 @@
 
 use crate::engine::metric::MetricKind;
 use crate::engine::stream::{stream_rng, Stream};
-use crate::engine::unit::{SimConfig, Simulation};
+use crate::engine::unit::{SimConfig, Simulation, SimulationError};
 use crate::error::LocatedError;
 use crate::fabric::Fabric;
-use crate::routing::{ForwardingTable, RouteCheck, RouteSummary};
+use crate::limits::MemoryLimit;
+use crate::routing::{ForwardingTable, RouteSummary};
 use crate::workload::mapping::{parse_node_ordering, LayoutSpec, RankLayout, SubsetMethod};
 use crate::workload::pattern::{communicator_size, Pattern, PatternContext};
 use crate::workload::WorkloadError;
@@ -190,13 +191,15 @@ impl SimRequest {
         })
     }
 
-    /// Lays the communicator out on `fabric` from the subset stream of `seed`.
-    /// O(hosts log hosts + edges).
+    /// Lays the communicator out on `fabric` from the subset stream of `seed`; the
+    /// simulation may use `memory` (checked when it is built, see
+    /// [`Prepared::simulation`]). O(hosts log hosts + edges).
     pub fn prepare(
         &self,
         fabric: &Fabric,
         shape: Shape,
         seed: u64,
+        memory: MemoryLimit,
     ) -> Result<Prepared, PrepareError> {
         let spec = LayoutSpec {
             commsize: shape.context.commsize as usize,
@@ -216,6 +219,7 @@ impl SimRequest {
             orcs_compat: self.orcs_compat,
             pattern_context: shape.context,
             links: self.links,
+            memory,
         };
         Ok(Prepared {
             shape,
@@ -228,14 +232,16 @@ impl SimRequest {
 
 impl Prepared {
     /// The engine for this request on `fabric`/`table` (see [`Simulation::new`]: the
-    /// routes between the chosen hosts are checked unless `known` proves them).
+    /// routes between the chosen hosts are checked unless `known` proves them, and a
+    /// simulation that needs more memory than the request's limit is refused before
+    /// anything is allocated for it).
     pub fn simulation<'a>(
         &'a self,
         fabric: &'a Fabric,
         table: &'a ForwardingTable,
         request: &'a SimRequest,
         known: Option<&RouteSummary>,
-    ) -> Result<Simulation<'a>, Box<RouteCheck>> {
+    ) -> Result<Simulation<'a>, SimulationError> {
         Simulation::new(
             fabric,
             table,

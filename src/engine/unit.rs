@@ -15,6 +15,7 @@
 use crate::engine::metric::{acc_band, MetricKind};
 use crate::engine::stream::{stream_rng, Stream};
 use crate::fabric::Fabric;
+use crate::limits::{Estimate, LimitError, MemoryLimit};
 use crate::routing::{check_routes, AnyRouter, ForwardingTable, RouteCheck, RouteSummary, LANES};
 use crate::workload::mapping::RankLayout;
 use crate::workload::pattern::{Levels, Pattern, PatternContext};
@@ -37,6 +38,20 @@ pub struct SimConfig {
     pub pattern_context: PatternContext,
     /// Collect per-link statistics ([`LinkCongestionTotals`]) whatever the metric.
     pub links: bool,
+    /// The memory the simulation may use; [`Simulation::new`] refuses one that needs
+    /// more.
+    pub memory: MemoryLimit,
+}
+
+/// Why a simulation cannot be prepared.
+#[derive(Debug, thiserror::Error)]
+pub enum SimulationError {
+    /// Some routes between the chosen hosts are broken: the check that found them.
+    #[error("{} of {} host pairs are not routed", .0.broken(), .0.pairs_checked)]
+    Unrouted(Box<RouteCheck>),
+    /// The simulation needs more memory than it may use.
+    #[error(transparent)]
+    Memory(#[from] LimitError),
 }
 
 /// Per directed edge congestion totals over all runs (`--links`): the routes each edge
@@ -301,18 +316,22 @@ impl<'a> Simulation<'a> {
         pattern: &'a Pattern,
         config: SimConfig,
         known: Option<&RouteSummary>,
-    ) -> Result<Self, Box<RouteCheck>> {
+    ) -> Result<Self, SimulationError> {
         let longest = match known.filter(|k| k.proves_all_routed(fabric)) {
             Some(summary) => summary.max_route_len(),
             None => {
                 let check = check_routes(fabric, table, layout.hosts());
                 if !check.all_routed() {
-                    return Err(Box::new(check));
+                    return Err(SimulationError::Unrouted(Box::new(check)));
                 }
                 check.path_lengths.len().saturating_sub(1)
             }
         };
         let max_route_len = longest.max(1);
+        let workers = rayon::current_num_threads().min(config.runs.max(1) as usize);
+        let estimate =
+            memory_estimate(&config, pattern, fabric.num_edges(), max_route_len, workers);
+        config.memory.check(&estimate)?;
         let fixed_levels = (!pattern.is_random()).then(|| {
             let mut levels = Levels::new();
             // Deterministic patterns ignore the generator.
@@ -657,6 +676,58 @@ impl<'a> Simulation<'a> {
     }
 }
 
+/// Bytes kept per run: its acc_band, sum_max_cong and pair count (and its delay for
+/// dep_max_delay), and the copy the summaries make of one of them.
+pub fn bytes_per_run(metric: MetricKind) -> u64 {
+    if metric == MetricKind::DepMaxDelay {
+        40
+    } else {
+        32
+    }
+}
+
+/// What a simulation of `pattern` with `config` holds: the per-run results, a
+/// deterministic pattern's levels (generated once), and per worker its scratch space (a
+/// level's routes of up to `stride` edges, a random pattern's levels, per-link and
+/// per-rank counters).
+fn memory_estimate(
+    config: &SimConfig,
+    pattern: &Pattern,
+    num_edges: usize,
+    stride: usize,
+    workers: usize,
+) -> Estimate {
+    let ctx = &config.pattern_context;
+    let (level_pairs, run_pairs) = pattern.pair_bounds(ctx);
+    let (fixed_pairs, drawn_pairs) = if pattern.is_random() {
+        (0, run_pairs)
+    } else {
+        (run_pairs, 0)
+    };
+    // load; cable counts; per-link totals and bottleneck marks.
+    let per_edge = 4 + 8 + if config.links { 28 } else { 0 };
+    let worker = Estimate::new("")
+        .add(
+            level_pairs as u128,
+            "route slots of a level",
+            4 * stride as u128 + 8,
+        )
+        .add(drawn_pairs as u128, "pairs of a run's levels", 8)
+        .add(num_edges as u128, "per-link counters", per_edge)
+        .add(ctx.commsize as u128, "per-rank slots", 22);
+    Estimate::new(format!(
+        "a simulation of {} runs on {} ranks",
+        config.runs, ctx.commsize
+    ))
+    .add(
+        config.runs as u128,
+        "per-run results",
+        bytes_per_run(config.metric) as u128,
+    )
+    .add(fixed_pairs as u128, "pairs of the pattern's levels", 12)
+    .add_times(workers as u128, &worker)
+}
+
 /// `total += part`, growing `total` as needed.
 fn add_into(total: &mut Vec<u64>, part: &[u64]) {
     if total.len() < part.len() {
@@ -711,6 +782,7 @@ mod tests {
                 orcs_compat: false,
                 pattern_context: ctx,
                 links: true,
+                memory: MemoryLimit::unlimited(),
             };
             let sim = Simulation::new(
                 &loaded.fabric,

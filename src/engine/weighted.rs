@@ -17,8 +17,10 @@
 //! thread count.
 
 use crate::engine::stream::{stream_rng, Stream};
+use crate::engine::unit::SimulationError;
 use crate::fabric::Fabric;
-use crate::routing::{check_routes, AnyRouter, ForwardingTable, RouteCheck, RouteSummary};
+use crate::limits::{Estimate, MemoryLimit};
+use crate::routing::{check_routes, AnyRouter, ForwardingTable, RouteSummary};
 use crate::workload::mapping::RankLayout;
 use crate::workload::matrix::TrafficMatrix;
 use rayon::prelude::*;
@@ -92,6 +94,9 @@ pub struct WeightedConfig {
     pub acc_band: bool,
     /// Collect per-link totals ([`WeightedLinks`]).
     pub links: bool,
+    /// The memory the simulation may use; [`WeightedSimulation::new`] refuses one that
+    /// needs more.
+    pub memory: MemoryLimit,
 }
 
 /// Per directed edge totals over all runs.
@@ -165,7 +170,8 @@ impl<'a> WeightedSimulation<'a> {
     /// Prepares the simulation. `layout` must hold at least `traffic.slots` hosts and
     /// `capacity` one positive value per edge. Every route between the layout's hosts is
     /// checked first unless `known` proves the whole table routed; a broken one is
-    /// returned as the error.
+    /// returned as the error, as is a simulation that needs more memory than
+    /// `config.memory`.
     pub fn new(
         fabric: &'a Fabric,
         table: &'a ForwardingTable,
@@ -174,13 +180,17 @@ impl<'a> WeightedSimulation<'a> {
         capacity: &'a [f64],
         config: WeightedConfig,
         known: Option<&RouteSummary>,
-    ) -> Result<Self, Box<RouteCheck>> {
+    ) -> Result<Self, SimulationError> {
         if !known.is_some_and(|k| k.proves_all_routed(fabric)) {
             let check = check_routes(fabric, table, layout.hosts());
             if !check.all_routed() {
-                return Err(Box::new(check));
+                return Err(SimulationError::Unrouted(Box::new(check)));
             }
         }
+        let workers = rayon::current_num_threads().min(config.runs.max(1) as usize);
+        config
+            .memory
+            .check(&memory_estimate(&config, fabric.num_edges(), workers))?;
         Ok(WeightedSimulation {
             router: table.router(fabric),
             layout,
@@ -349,6 +359,16 @@ impl<'a> WeightedSimulation<'a> {
             f64::NAN
         }
     }
+}
+
+/// What a weighted simulation holds: every run's values while the runs go and the
+/// per-run lists made of them, and per worker its per-link loads and totals.
+fn memory_estimate(config: &WeightedConfig, num_edges: usize, workers: usize) -> Estimate {
+    let per_edge = 20 + if config.links { 40 } else { 0 };
+    let worker = Estimate::new("").add(num_edges as u128, "per-link counters", per_edge);
+    Estimate::new(format!("a simulation of {} runs", config.runs))
+        .add(config.runs as u128, "per-run results", 80)
+        .add_times(workers as u128, &worker)
 }
 
 #[cfg(test)]

@@ -6,7 +6,8 @@
 //! keys are port numbers (1-based per node, as an ibsim net file would number them), with
 //! no routing yet, plus the [`Structure`] it was built from.
 //!
-//! May use: [`crate::fabric`] (the model it builds). Never routing, the workload, an
+//! May use: [`crate::fabric`] (the model it builds) and [`crate::limits`] (the memory a
+//! fabric needs is checked before it is built). Never routing, the workload, an
 //! engine or any output.
 
 use crate::fabric::Fabric;

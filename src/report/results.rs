@@ -207,7 +207,9 @@ mod tests {
         ] {
             let request = SimRequest::new(Pattern::parse(pattern, None).unwrap(), metric, 17);
             let shape = request.shape(fabric.num_hosts()).unwrap();
-            let prepared = request.prepare(&fabric, shape, 5).unwrap();
+            let prepared = request
+                .prepare(&fabric, shape, 5, crate::limits::MemoryLimit::unlimited())
+                .unwrap();
             let sim = prepared
                 .simulation(&fabric, &table, &request, None)
                 .unwrap();

@@ -9,6 +9,7 @@
 use super::{FabricSource, ScanError};
 use crate::fabric::input::{load_input, InputSpec};
 use crate::fabric::{cache, EdgeComments, LoadedFabric};
+use crate::limits::MemoryLimit;
 use crate::routing::{check_routes, RouteSummary};
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -41,11 +42,13 @@ pub(crate) fn cache_path(source: &FabricSource, cache_dir: &str) -> Result<Strin
 }
 
 /// Loads `source` from its cache in `cache_dir`, or else reads (files as `-i` reads
-/// them) or generates and routes it, checks every host pair's route and writes the cache.
+/// them) or generates (within `memory`) and routes it, checks every host pair's route and
+/// writes the cache.
 /// The loaded fabric's `warnings` are for the caller to show.
 pub(crate) fn load_fabric(
     source: &FabricSource,
     cache_dir: &str,
+    memory: MemoryLimit,
 ) -> Result<LoadedFabric, ScanError> {
     let cached = cache_path(source, cache_dir)?;
     if let Ok(f) = File::open(&cached) {
@@ -65,7 +68,7 @@ pub(crate) fn load_fabric(
             loaded
         }
         FabricSource::Gen { spec, routing } => {
-            let generated = crate::gen::topology::generate(spec)?;
+            let generated = crate::gen::topology::generate_within(spec, memory)?;
             let (table, _) =
                 crate::routing::route_generated(&generated, routing.as_deref(), None, 0)?;
             let mut loaded = LoadedFabric::new(generated.fabric, table);

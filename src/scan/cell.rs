@@ -6,24 +6,28 @@ use crate::engine::metric::{
     acc_band, acc_band_bins, hottest_edges, weight_counts, MetricKind, Summaries,
 };
 use crate::engine::request::{PrepareError, SimRequest};
-use crate::engine::unit::SimOutcome;
+use crate::engine::unit::{SimOutcome, SimulationError};
 use crate::fabric::{Fabric, LoadedFabric};
+use crate::limits::{LimitError, MemoryLimit};
 use serde_json::Value;
 
 /// Most congested links a get_cable_cong record lists.
 const HOT_LINKS: usize = 10;
 
-/// Runs one cell on its loaded fabric and returns its record (not yet sealed), an
-/// `error` record when the cell cannot run (too few hosts, a size out of range, broken
-/// routes, a pattern without traffic for a metric that needs some): those are as final
-/// as results, since the same cell fails the same way again. `progress` receives the runs
-/// done. O(runs × pairs × hops), like `orcs -i`.
+/// Runs one cell on its loaded fabric within `memory` and returns its record (not yet
+/// sealed), an `error` record when the cell cannot run (too few hosts, a size out of
+/// range, broken routes, a pattern without traffic for a metric that needs some): those
+/// are as final as results, since the same cell fails the same way again. A cell that
+/// needs more than `memory` is an error instead: that depends on the machine, not on the
+/// cell, so it must stay pending. `progress` receives the runs done. O(runs × pairs ×
+/// hops), like `orcs -i`.
 pub fn run_cell(
     plan: &Plan,
     cell: &Cell,
     loaded: &LoadedFabric,
+    memory: MemoryLimit,
     progress: &(dyn Fn(u64) + Sync),
-) -> Value {
+) -> Result<Value, LimitError> {
     let started = std::time::Instant::now();
     let mut record = serde_json::json!({
         "cell": cell.index,
@@ -38,13 +42,14 @@ pub fn run_cell(
         "orcs_version": env!("CARGO_PKG_VERSION"),
         "command": plan.command(cell),
     });
-    let result = simulate_cell(plan, cell, loaded, progress);
+    let result = simulate_cell(plan, cell, loaded, memory, progress);
     let obj = record.as_object_mut().expect("an object");
     match result {
         Ok((hosts, result)) => {
             obj.insert("hosts".into(), hosts.into());
             obj.insert("result".into(), result);
         }
+        Err(CellError::Memory(e)) => return Err(e),
         Err(e) => {
             obj.insert("error".into(), e.to_string().into());
         }
@@ -53,7 +58,7 @@ pub fn run_cell(
         "seconds".into(),
         ((started.elapsed().as_secs_f64() * 1e3).round() / 1e3).into(),
     );
-    record
+    Ok(record)
 }
 
 /// The simulation of a cell: (communicator size used, result object). The cell is
@@ -63,6 +68,7 @@ fn simulate_cell(
     plan: &Plan,
     cell: &Cell,
     loaded: &LoadedFabric,
+    memory: MemoryLimit,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(u64, Value), CellError> {
     let fabric = &loaded.fabric;
@@ -77,12 +83,15 @@ fn simulate_cell(
         },
         e => e.into(),
     })?;
-    let prepared = request.prepare(fabric, shape, plan.seed)?;
+    let prepared = request.prepare(fabric, shape, plan.seed, memory)?;
     let sim = prepared
         .simulation(fabric, &loaded.table, &request, loaded.routes.as_ref())
-        .map_err(|check| CellError::Unrouted {
-            broken: check.broken(),
-            pairs: check.pairs_checked,
+        .map_err(|e| match e {
+            SimulationError::Unrouted(check) => CellError::Unrouted {
+                broken: check.broken(),
+                pairs: check.pairs_checked,
+            },
+            SimulationError::Memory(e) => CellError::Memory(e),
         })?;
     let outcome = sim.run(progress);
     Ok((

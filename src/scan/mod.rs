@@ -19,7 +19,8 @@
 //! May use: [`crate::engine`] (every cell is a
 //! [`SimRequest`](crate::engine::request::SimRequest), its statistics come from
 //! [`crate::engine::metric`]), [`crate::fabric`], [`crate::gen`] and [`crate::routing`]
-//! (fabrics of a plan) and [`crate::workload`] (patterns).
+//! (fabrics of a plan), [`crate::workload`] (patterns) and [`crate::limits`] (the memory
+//! the cells running at the same time may use).
 
 pub mod cache;
 mod cell;
@@ -68,6 +69,9 @@ pub enum ScanError {
     /// A generated fabric of the plan cannot be routed.
     #[error(transparent)]
     Routing(#[from] crate::routing::RoutingError),
+    /// The plan's cells need more memory than the scan may use.
+    #[error(transparent)]
+    Memory(#[from] crate::limits::LimitError),
 }
 
 impl ScanError {
@@ -110,4 +114,8 @@ pub(crate) enum CellError {
         /// Pairs checked.
         pairs: u64,
     },
+    /// The cell needs more memory than the scan may use. Never written into a record:
+    /// it is a property of the machine, so [`run_cell`] returns it as an error.
+    #[error(transparent)]
+    Memory(crate::limits::LimitError),
 }

@@ -10,8 +10,11 @@
 
 use super::cache::{cache_dir, load_fabric};
 use super::{merge, read_results, record_key, run_cell, seal, Cell, Plan, ScanError};
+use crate::engine::metric::MetricKind;
 use crate::engine::ranks::Ranks;
+use crate::engine::unit::bytes_per_run;
 use crate::fabric::LoadedFabric;
+use crate::limits::{self, MemoryLimit};
 use rayon::prelude::*;
 use serde_json::Value;
 use std::collections::HashSet;
@@ -40,6 +43,8 @@ pub struct ScanRun {
     ranks: Ranks,
     /// The loaded fabrics, by index into `plan.fabrics` (only those a pending cell needs).
     fabrics: Vec<Option<LoadedFabric>>,
+    /// The memory the scan may use, shared by the cells that run at the same time.
+    memory: MemoryLimit,
 }
 
 /// The dry-run line of one cell.
@@ -54,14 +59,15 @@ pub struct Estimate<'a> {
 }
 
 impl ScanRun {
-    /// Prepares `plan` (only shard `(i, n)`, 1-based, when given) to run into `output`:
-    /// reads the records written so far and shares the pending cells out over `ranks`.
-    /// Every rank must call it: no rank writes before all have read.
+    /// Prepares `plan` (only shard `(i, n)`, 1-based, when given) to run into `output`
+    /// within `memory`: reads the records written so far and shares the pending cells
+    /// out over `ranks`. Every rank must call it: no rank writes before all have read.
     pub fn open(
         plan: Plan,
         shard: Option<(usize, usize)>,
         output: &str,
         ranks: Ranks,
+        memory: MemoryLimit,
     ) -> Result<ScanRun, ScanError> {
         let cells: Vec<usize> = match shard {
             Some((i, n)) => plan.shard(i, n).into_iter().map(|c| c.index).collect(),
@@ -108,6 +114,7 @@ impl ScanRun {
             leftover_parts,
             ranks,
             fabrics,
+            memory,
         })
     }
 
@@ -138,7 +145,7 @@ impl ScanRun {
         needed.dedup();
         let dir = cache_dir(&self.output);
         for f in needed {
-            let fabric = load_fabric(&self.plan.fabrics[f], &dir)?;
+            let fabric = load_fabric(&self.plan.fabrics[f], &dir, self.memory)?;
             loaded(&fabric);
             self.fabrics[f] = Some(fabric);
         }
@@ -160,7 +167,7 @@ impl ScanRun {
                 let seconds = match &self.fabrics[cell.fabric] {
                     Some(loaded) if !done => {
                         let started = Instant::now();
-                        let _ = run_cell(&sample, cell, loaded, &|_| {});
+                        let _ = run_cell(&sample, cell, loaded, self.memory, &|_| {});
                         started.elapsed().as_secs_f64() * self.plan.runs as f64 / sample.runs as f64
                     }
                     _ => 0.0,
@@ -178,6 +185,10 @@ impl ScanRun {
     /// as its cell finishes (after dropping a record cut short by a crash). `progress`
     /// receives the runs done. Needs [`ScanRun::load_fabrics`].
     pub fn execute(&self, progress: &(dyn Fn(u64) + Sync)) -> Result<(), ScanError> {
+        // Cells run in parallel: as many at a time as there are workers.
+        let at_once = rayon::current_num_threads().min(self.pending.len()).max(1);
+        self.memory.check(&self.cells_estimate(at_once))?;
+        let share = self.memory.share(at_once);
         let file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -191,12 +202,30 @@ impl ScanRun {
             let loaded = self.fabrics[cell.fabric]
                 .as_ref()
                 .expect("load_fabrics loads the fabric of every pending cell");
-            let line = seal(&run_cell(&self.plan, cell, loaded, progress));
+            let line = seal(&run_cell(&self.plan, cell, loaded, share, progress)?);
             let mut f = file.lock().unwrap_or_else(|e| e.into_inner());
             f.write_all(line.as_bytes())
                 .and_then(|()| f.sync_data())
                 .map_err(|e| ScanError::file("cannot append to", &self.own, e))
         })
+    }
+
+    /// What `at_once` cells running together hold in per-run results, before any of
+    /// them allocates (each cell checks the rest of its needs against its share).
+    fn cells_estimate(&self, at_once: usize) -> limits::Estimate {
+        let per_run = (self.pending.iter())
+            .map(|&c| bytes_per_run(self.plan.cells[c].metric))
+            .max()
+            .unwrap_or(bytes_per_run(MetricKind::HistMaxCong));
+        limits::Estimate::new(format!(
+            "{}: runs = {} with {at_once} cells at a time",
+            self.plan.path, self.plan.runs
+        ))
+        .add(
+            (self.plan.runs as u128).saturating_mul(at_once as u128),
+            "per-run results",
+            per_run as u128,
+        )
     }
 
     /// Once this rank has executed: waits for every rank, and on rank 0 folds the part
@@ -284,7 +313,14 @@ mod tests {
             "p.toml",
         )
         .unwrap();
-        let mut run = ScanRun::open(plan.clone(), None, &out, Ranks::single()).unwrap();
+        let mut run = ScanRun::open(
+            plan.clone(),
+            None,
+            &out,
+            Ranks::single(),
+            MemoryLimit::unlimited(),
+        )
+        .unwrap();
         assert_eq!((run.num_cells(), run.num_pending()), (2, 2));
         let mut loaded = 0;
         run.load_fabrics(&mut |_| loaded += 1).unwrap();
@@ -299,7 +335,8 @@ mod tests {
         );
         // The generated fabric is cached beside the results.
         assert_eq!(std::fs::read_dir(cache_dir(&out)).unwrap().count(), 1);
-        let mut again = ScanRun::open(plan, None, &out, Ranks::single()).unwrap();
+        let mut again =
+            ScanRun::open(plan, None, &out, Ranks::single(), MemoryLimit::unlimited()).unwrap();
         assert_eq!(again.num_pending(), 0);
         again
             .load_fabrics(&mut |_| panic!("nothing to load"))

@@ -20,6 +20,7 @@ mod fabric;
 mod gen;
 mod golden;
 mod ib;
+mod limits;
 #[cfg(feature = "mpi")]
 mod mpi;
 mod properties;

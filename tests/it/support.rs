@@ -116,6 +116,74 @@ pub fn orcs_with<S: AsRef<str>>(args: &[S], stdin: Option<&[u8]>, env: &[(&str, 
     }
 }
 
+/// Address space an [`orcs_within`] run may map: room for any run of the test suite,
+/// far below a runaway allocation.
+pub const MEMORY_CAP: u64 = 2 << 30;
+
+/// Runs `orcs` with `args` from the repository root like [`orcs`], but bounded so that a
+/// regression fails the test instead of taking the machine down: the child's address
+/// space is capped at [`MEMORY_CAP`] (`RLIMIT_AS`, so a huge allocation fails inside
+/// it), and a child still running after `secs` seconds is killed and the test fails.
+#[track_caller]
+pub fn orcs_within(secs: u64, args: &[&str]) -> Run {
+    use std::os::unix::process::CommandExt as _;
+    use std::time::{Duration, Instant};
+    let mut command = Command::new(env!("CARGO_BIN_EXE_orcs"));
+    command
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: setrlimit is async-signal-safe, and nothing else runs between fork and
+    // exec.
+    unsafe {
+        command.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: MEMORY_CAP as libc::rlim_t,
+                rlim_max: MEMORY_CAP as libc::rlim_t,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().expect("failed to start orcs");
+    let drain = |pipe: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut bytes);
+            }
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|p| Box::new(p) as _));
+    let stderr = drain(child.stderr.take().map(|p| Box::new(p) as _));
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("failed to wait for orcs") {
+            break status;
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "orcs {} was still running after {secs} s and was killed",
+                args.join(" ")
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Run {
+        command: format!("orcs {}", args.join(" ")),
+        status: status.code(),
+        stdout: stdout.join().expect("stdout reader"),
+        stderr: stderr.join().expect("stderr reader"),
+    }
+}
+
 /// A path inside the repository.
 pub fn repo(path: &str) -> String {
     format!("{}/{}", env!("CARGO_MANIFEST_DIR"), path)

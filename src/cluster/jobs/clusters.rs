@@ -3,20 +3,115 @@
 
 use super::scenario::TopologySpec;
 use crate::cluster::{read_cluster, Cluster, ClusterError};
+use crate::gen::topology::{generate_within, FabricSize, GenError};
+use crate::limits::{Estimate, MemoryLimit};
 
-/// Builds the cluster of `spec`: a file that cannot be read is a
+/// Most levels of a PFSim XGFT and dimensions of a torus (the generators' limit).
+const MAX_LEVELS: usize = 32;
+
+/// Builds the cluster of `spec` within `memory`: a file that cannot be read is a
 /// [`ClusterError::Input`] (the file and line), a generator specification that is
-/// invalid a [`ClusterError::Generate`]. O(nodes + edges).
-pub fn build_topology(spec: &TopologySpec) -> Result<Cluster, ClusterError> {
+/// invalid or beyond the generators' size limits a [`ClusterError::Generate`], and one
+/// whose cluster needs more than `memory` a [`ClusterError::Limit`], before anything is
+/// built. O(nodes + edges).
+pub fn build_topology(spec: &TopologySpec, memory: MemoryLimit) -> Result<Cluster, ClusterError> {
     match spec {
         TopologySpec::File { path } => Ok(read_cluster(path)?),
-        TopologySpec::Xgft { m, w, bw, npe, .. } => Ok(pfsim_xgft(m, w, *bw, *npe)),
-        TopologySpec::Torus { dims, bw, npe } => Ok(torus(dims, *bw, *npe)),
+        TopologySpec::Xgft { m, w, bw, npe, .. } => {
+            let size = pfsim_xgft_size(m, w)?;
+            memory.check(&cluster_estimate("xgft", &size))?;
+            Ok(pfsim_xgft(m, w, *bw, *npe))
+        }
+        TopologySpec::Torus { dims, bw, npe } => {
+            let size = torus_size(dims)?;
+            memory.check(&cluster_estimate("torus", &size))?;
+            Ok(torus(dims, *bw, *npe))
+        }
         TopologySpec::Gen { spec } => {
-            let generated = crate::gen::topology::generate(spec)?;
+            let generated = generate_within(spec, memory)?;
             Ok(Cluster::from_fabric(&generated.fabric, spec)?)
         }
     }
+}
+
+/// What a cluster of `size` holds while jobs run on it: per node its name, adjacency
+/// and the path finder's state, per directed edge its ends, capacity and loads.
+fn cluster_estimate(kind: &str, size: &FabricSize) -> Estimate {
+    Estimate::new(format!(
+        "the {kind} cluster ({} hosts, {} switches, {} links)",
+        size.hosts, size.switches, size.cables
+    ))
+    .add(size.nodes(), "nodes", 128)
+    .add(size.cables.saturating_mul(2), "directed edges", 40)
+}
+
+/// The size of [`pfsim_xgft`]`(m, w, ..)`, within the generators' size limits. A level-l
+/// block (hosts are level 0) is one of `m[l]⋯m[h-1]`, and its `w[0]⋯w[l-1]` switches
+/// each link to every top node of its `m[l-1]` children.
+pub fn pfsim_xgft_size(m: &[u32], w: &[u32]) -> Result<FabricSize, GenError> {
+    const G: &str = "xgft";
+    if m.len() > MAX_LEVELS || m.len() != w.len() {
+        return Err(GenError::Parameter {
+            generator: G,
+            parameter: "h",
+            value: m.len().to_string(),
+            valid: format!("h must be at most {MAX_LEVELS}, with h entries in m and in w"),
+        });
+    }
+    let product = |v: &[u32]| v.iter().fold(1u128, |a, &x| a.saturating_mul(x as u128));
+    let hosts = product(m);
+    let (mut switches, mut links) = (0u128, 0u128);
+    for level in 1..=m.len() {
+        let blocks = product(&m[level..]);
+        let per_block = product(&w[..level]);
+        let tops = if level == 1 {
+            1
+        } else {
+            product(&w[..level - 1])
+        };
+        let level_switches = blocks.saturating_mul(per_block);
+        switches = switches.saturating_add(level_switches);
+        links = links.saturating_add(
+            level_switches
+                .saturating_mul(m[level - 1] as u128)
+                .saturating_mul(tops),
+        );
+    }
+    FabricSize {
+        hosts,
+        switches,
+        cables: links,
+        max_ports: 0,
+    }
+    .check(G)
+}
+
+/// The size of [`torus`]`(dims, ..)`, within the generators' size limits.
+pub fn torus_size(dims: &[u32]) -> Result<FabricSize, GenError> {
+    const G: &str = "torus";
+    if dims.len() > MAX_LEVELS {
+        return Err(GenError::Parameter {
+            generator: G,
+            parameter: "dims",
+            value: dims.len().to_string(),
+            valid: format!("give at most {MAX_LEVELS} dimensions"),
+        });
+    }
+    let nodes = dims.iter().fold(1u128, |a, &d| a.saturating_mul(d as u128));
+    let links = dims.iter().fold(0u128, |a, &d| {
+        a.saturating_add(match d {
+            0 | 1 => 0,
+            2 => nodes / 2,
+            _ => nodes,
+        })
+    });
+    FabricSize {
+        hosts: nodes,
+        switches: 0,
+        cables: links,
+        max_ports: 0,
+    }
+    .check(G)
 }
 
 /// A cluster under construction: nodes named by their ids, links added in both
@@ -51,7 +146,8 @@ impl Builder {
 /// switch of every child block (a complete bipartite level, denser than the textbook
 /// XGFT); level-0 blocks are hosts with `npe` processing elements. Node ids are integers
 /// in creation order, children before their parents' switches, so hosts are numbered
-/// left to right. O(switches × children).
+/// left to right. O(switches × children); the recursion is h deep, and the sizes must be
+/// within [`pfsim_xgft_size`]'s limits ([`build_topology`] checks them).
 pub fn pfsim_xgft(m: &[u32], w: &[u32], bw: f64, npe: u32) -> Cluster {
     fn block(b: &mut Builder, level: usize, m: &[u32], w: &[u32], bw: f64, npe: u32) -> Vec<u32> {
         if level == 0 {
@@ -84,7 +180,8 @@ pub fn pfsim_xgft(m: &[u32], w: &[u32], bw: f64, npe: u32) -> Cluster {
 /// PFSim's n-dimensional torus: every node is a host with `npe` processing elements,
 /// linked in both directions to its +1 neighbour in every dimension of size ≥ 2 (with
 /// wraparound; a dimension of size 2 has one link). Ids in row-major order (first
-/// dimension slowest). O(nodes × dimensions).
+/// dimension slowest). O(nodes × dimensions); the sizes must be within
+/// [`torus_size`]'s limits ([`build_topology`] checks them).
 pub fn torus(dims: &[u32], bw: f64, npe: u32) -> Cluster {
     let mut b = Builder {
         c: Cluster {
@@ -136,6 +233,39 @@ mod tests {
             crate::cluster::paths::shortest_paths(&c, first, last).len(),
             16
         );
+    }
+
+    #[test]
+    fn sizes_are_known_before_building() {
+        for (m, w) in [
+            (vec![4, 4, 3], vec![1, 2, 2]),
+            (vec![3, 2], vec![1, 3]),
+            (vec![5], vec![1]),
+        ] {
+            let c = pfsim_xgft(&m, &w, 1.0, 1);
+            let size = pfsim_xgft_size(&m, &w).unwrap();
+            assert_eq!(size.hosts as usize, c.hosts.len());
+            assert_eq!(size.nodes() as usize, c.names.len());
+            assert_eq!(2 * size.cables as usize, c.edges.len());
+        }
+        for dims in [vec![4, 5], vec![2, 3], vec![1, 7], vec![3, 3, 2]] {
+            let c = torus(&dims, 1.0, 1);
+            let size = torus_size(&dims).unwrap();
+            assert_eq!(size.nodes() as usize, c.names.len());
+            assert_eq!(2 * size.cables as usize, c.edges.len());
+        }
+        assert!(pfsim_xgft_size(&[1000, 1000, 1000], &[1, 1, 1]).is_err());
+        assert!(pfsim_xgft_size(&[1; 33], &[1; 33]).is_err());
+        assert!(torus_size(&[100_000, 100_000]).is_err());
+        let huge = TopologySpec::Torus {
+            dims: vec![4000, 4000],
+            bw: 1.0,
+            npe: 1,
+        };
+        assert!(matches!(
+            build_topology(&huge, MemoryLimit::given(1 << 30)),
+            Err(ClusterError::Limit(_))
+        ));
     }
 
     #[test]

@@ -22,13 +22,14 @@
 //! This module runs one cell of a scenario ([`simulate_run`]); [`scenario`] reads the
 //! scenario files, `clusters` builds the clusters they name and `series` holds what a
 //! run records. May use the rest of [`crate::cluster`], [`crate::gen`] (generated
-//! clusters), [`crate::workload::matrix`] and [`crate::engine::stream`]'s seeded streams.
+//! clusters), [`crate::workload::matrix`], [`crate::engine::stream`]'s seeded streams and
+//! [`crate::limits`] ([`check_memory`] refuses a scenario whose jobs cannot fit).
 
 mod clusters;
 pub mod scenario;
 mod series;
 
-pub use clusters::{build_topology, pfsim_xgft, torus};
+pub use clusters::{build_topology, pfsim_xgft, pfsim_xgft_size, torus, torus_size};
 pub use scenario::{parse_scenario, read_scenario, RunSpec, Scenario, TimeDist};
 pub use series::{Stats, TimeSeries};
 
@@ -38,6 +39,7 @@ use crate::cluster::placement::{host_pairs, map_ranks, HostPairs};
 use crate::cluster::selection::select_hosts;
 use crate::cluster::{Cluster, ClusterError};
 use crate::engine::stream::{stream_rng, Stream};
+use crate::limits::{Estimate, LimitError, MemoryLimit};
 use crate::workload::matrix::TrafficMatrix;
 use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -165,6 +167,47 @@ impl JobStream {
         self.next_duration += 1;
         t
     }
+}
+
+/// Jobs a stream is expected to submit within `horizon`: the arrival rate times the
+/// horizon (a list: its length). Infinite when the rate or the horizon is beyond `f64`.
+pub fn expected_jobs(submit: &TimeDist, horizon: f64) -> f64 {
+    match submit {
+        TimeDist::Exponential { rate } => rate * horizon,
+        TimeDist::Constant(gap) => horizon / gap,
+        TimeDist::Uniform { low, high } => horizon / ((low + high) / 2.0),
+        TimeDist::List(times) => times.len() as f64,
+    }
+}
+
+/// Refuses a scenario whose runs would not fit in `memory` with `workers` of them at a
+/// time, before any is built: every run keeps the samples and series of each of its
+/// jobs until the reports are written, and a run in progress holds its jobs.
+pub fn check_memory(
+    scenario: &Scenario,
+    memory: MemoryLimit,
+    workers: usize,
+) -> Result<(), LimitError> {
+    let jobs: f64 = (scenario.jobs.iter())
+        .map(|j| expected_jobs(&j.submit, scenario.duration))
+        .sum();
+    // Saturating: a rate of 1e300 asks for more jobs than any count holds.
+    let jobs = jobs.ceil() as u128;
+    let runs = (scenario.topologies.len() as u128)
+        .saturating_mul(scenario.schedulers.len() as u128)
+        .saturating_mul(scenario.selectors.len() as u128)
+        .saturating_mul(scenario.mappers.len() as u128)
+        .saturating_mul(scenario.routers.len() as u128);
+    let at_once = runs.min(workers.max(1) as u128);
+    let estimate = Estimate::new(format!(
+        "{}: {runs} runs of about {} jobs each (the submit rates × duration {})",
+        scenario.path,
+        crate::limits::count_text(jobs),
+        scenario.duration
+    ))
+    .add(runs.saturating_mul(jobs), "jobs' recorded samples", 256)
+    .add(at_once.saturating_mul(jobs), "jobs in running runs", 128);
+    memory.check(&estimate)
 }
 
 /// One draw of a distribution (lists are handled by the caller).

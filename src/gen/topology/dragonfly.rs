@@ -2,7 +2,7 @@
 //! between every two groups, arranged in one of the [`GlobalArrangement`]s.
 
 use super::builder::Builder;
-use super::{bad, check_size, GenError};
+use super::{bad, FabricSize, GenError};
 use crate::gen::{Generated, Structure};
 use std::fmt;
 use std::str::FromStr;
@@ -99,35 +99,12 @@ pub fn dragonfly(
     h: u32,
     arrangement: GlobalArrangement,
 ) -> Result<Generated, GenError> {
-    const G: &str = "dragonfly";
-    for (name, v) in [("a", a), ("p", p), ("h", h)] {
-        if v == 0 {
-            return Err(bad(G, name, v, &format!("{name} must be at least 1")));
-        }
-    }
+    let size = dragonfly_size(a, p, h, arrangement)?;
     let groups = a as u128 * h as u128 + 1;
-    if arrangement == GlobalArrangement::Circulant && (groups - 1) % 2 != 0 {
-        return Err(bad(
-            G,
-            "arrangement",
-            "circulant",
-            &format!(
-                "the circulant arrangement needs a·h even (a·h = {})",
-                groups - 1
-            ),
-        ));
-    }
-    let routers = groups.saturating_mul(a as u128);
-    let hosts = routers.saturating_mul(p as u128);
-    let local = routers.saturating_mul(a as u128 - 1) / 2;
-    let global = groups.saturating_mul(groups - 1) / 2;
-    let ports = p as u128 + a as u128 - 1 + h as u128;
-    check_size(
-        G,
-        routers.saturating_add(hosts),
-        hosts.saturating_add(local).saturating_add(global),
-        ports,
-    )?;
+    let routers = size.switches;
+    let hosts = size.hosts;
+    let local = routers * (a as u128 - 1) / 2;
+    let global = groups * (groups - 1) / 2;
     let (groups, routers, hosts) = (groups as u32, routers as u32, hosts as u32);
     let mut b = Builder::new(
         (routers + hosts) as usize,
@@ -198,6 +175,45 @@ fn wire_groups(
             }
         }
     }
+}
+
+/// The size of [`dragonfly`] with these parameters, or why it cannot be built.
+pub(super) fn dragonfly_size(
+    a: u32,
+    p: u32,
+    h: u32,
+    arrangement: GlobalArrangement,
+) -> Result<FabricSize, GenError> {
+    const G: &str = "dragonfly";
+    for (name, v) in [("a", a), ("p", p), ("h", h)] {
+        if v == 0 {
+            return Err(bad(G, name, v, &format!("{name} must be at least 1")));
+        }
+    }
+    let groups = a as u128 * h as u128 + 1;
+    if arrangement == GlobalArrangement::Circulant && (groups - 1) % 2 != 0 {
+        return Err(bad(
+            G,
+            "arrangement",
+            "circulant",
+            &format!(
+                "the circulant arrangement needs a·h even (a·h = {})",
+                groups - 1
+            ),
+        ));
+    }
+    let routers = groups.saturating_mul(a as u128);
+    let hosts = routers.saturating_mul(p as u128);
+    let local = routers.saturating_mul(a as u128 - 1) / 2;
+    let global = groups.saturating_mul(groups - 1) / 2;
+    let ports = p as u128 + a as u128 - 1 + h as u128;
+    FabricSize {
+        hosts,
+        switches: routers,
+        cables: hosts.saturating_add(local).saturating_add(global),
+        max_ports: ports,
+    }
+    .check(G)
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! (oversubscribed) two-level trees, all recorded as a [`Structure::Tree`].
 
 use super::builder::{join_x, Builder};
-use super::{bad, check_size, product, GenError, MAX_DIMENSIONS};
+use super::{bad, product, FabricSize, GenError, MAX_DIMENSIONS};
 use crate::gen::{Generated, Structure};
 
 /// A k-ary n-tree: `k^n` hosts, `n` levels of `k^(n-1)` switches with `2k` ports.
@@ -18,7 +18,26 @@ use crate::gen::{Generated, Structure};
 /// It is [`xgft`] with `m = (k, ..., k)` and `w = (1, k, ..., k)`, the same fabric.
 /// `k ≥ 2`, `n ≥ 1`. O(n k^n).
 pub fn kary_ntree(k: u32, n: u32) -> Result<Generated, GenError> {
-    const G: &str = "kary-ntree";
+    kary_ntree_size(k, n)?;
+    let m = vec![k; n as usize];
+    let mut w = vec![k; n as usize];
+    w[0] = 1;
+    let mut g = build_xgft(KARY, &m, &w)?;
+    g.description = format!(
+        "kary-ntree:k={k},n={n} ({k}-ary {n}-tree: {} hosts, {} switches of {} ports)",
+        g.fabric.num_hosts(),
+        g.fabric.num_switches(),
+        2 * k as u64
+    );
+    Ok(g)
+}
+
+/// The name of [`kary_ntree`] in errors.
+const KARY: &str = "kary-ntree";
+
+/// The size of [`kary_ntree`]`(k, n)`, or why it cannot be built.
+pub(super) fn kary_ntree_size(k: u32, n: u32) -> Result<FabricSize, GenError> {
+    const G: &str = KARY;
     if k < 2 {
         return Err(bad(G, "k", k, "k must be at least 2"));
     }
@@ -33,14 +52,7 @@ pub fn kary_ntree(k: u32, n: u32) -> Result<Generated, GenError> {
     let m = vec![k; n as usize];
     let mut w = vec![k; n as usize];
     w[0] = 1;
-    let mut g = build_xgft(G, &m, &w)?;
-    g.description = format!(
-        "kary-ntree:k={k},n={n} ({k}-ary {n}-tree: {} hosts, {} switches of {} ports)",
-        g.fabric.num_hosts(),
-        g.fabric.num_switches(),
-        2 * k as u64
-    );
-    Ok(g)
+    Ok(xgft_counts(G, &m, &w)?.0)
 }
 
 /// An extended generalized fat tree XGFT(h; m1..mh; w1..wh) (Öhring et al.): `h = m.len()`
@@ -60,6 +72,29 @@ pub fn kary_ntree(k: u32, n: u32) -> Result<Generated, GenError> {
 /// `A·M .. (A+1)·M - 1` below it, with `M = m[0]⋯m[l]` and `A = j div (w[1]⋯w[l])`.
 /// O(nodes + edges).
 pub fn xgft(m: &[u32], w: &[u32]) -> Result<Generated, GenError> {
+    xgft_size(m, w)?;
+    let list = |v: &[u32]| join_x(v);
+    let mut g = build_xgft("xgft", m, w)?;
+    let max_ports = (0..m.len())
+        .map(|l| m[l] as u64 + w.get(l + 1).copied().unwrap_or(0) as u64)
+        .max()
+        .unwrap_or(0);
+    g.description = format!(
+        "xgft:m={},w={} (XGFT({}; {}; {}): {} hosts, {} switches, up to {} ports)",
+        list(m),
+        list(w),
+        m.len(),
+        m.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
+        w.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
+        g.fabric.num_hosts(),
+        g.fabric.num_switches(),
+        max_ports
+    );
+    Ok(g)
+}
+
+/// The size of [`xgft`]`(m, w)`, or why it cannot be built.
+pub(super) fn xgft_size(m: &[u32], w: &[u32]) -> Result<FabricSize, GenError> {
     const G: &str = "xgft";
     let list = |v: &[u32]| join_x(v);
     if m.is_empty() || m.len() > MAX_DIMENSIONS {
@@ -92,27 +127,16 @@ pub fn xgft(m: &[u32], w: &[u32]) -> Result<Generated, GenError> {
             "w1 must be 1 (hosts have a single port)",
         ));
     }
-    let mut g = build_xgft(G, m, w)?;
-    let max_ports = (0..m.len())
-        .map(|l| m[l] as u64 + w.get(l + 1).copied().unwrap_or(0) as u64)
-        .max()
-        .unwrap_or(0);
-    g.description = format!(
-        "xgft:m={},w={} (XGFT({}; {}; {}): {} hosts, {} switches, up to {} ports)",
-        list(m),
-        list(w),
-        m.len(),
-        m.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
-        w.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
-        g.fabric.num_hosts(),
-        g.fabric.num_switches(),
-        max_ports
-    );
-    Ok(g)
+    Ok(xgft_counts(G, m, w)?.0)
 }
 
-/// Builds a validated XGFT (see [`xgft`]).
-fn build_xgft(generator: &'static str, m: &[u32], w: &[u32]) -> Result<Generated, GenError> {
+/// The size of a validated XGFT (see [`xgft`]) and its switches per level, within the
+/// size limits.
+fn xgft_counts(
+    generator: &'static str,
+    m: &[u32],
+    w: &[u32],
+) -> Result<(FabricSize, Vec<u128>), GenError> {
     let h = m.len();
     let hosts = product(m.iter().map(|&x| x as u128));
     // Switches per level.
@@ -127,7 +151,21 @@ fn build_xgft(generator: &'static str, m: &[u32], w: &[u32]) -> Result<Generated
         .map(|l| m[l] as u128 + w.get(l + 1).copied().unwrap_or(0) as u128)
         .max()
         .unwrap_or(0);
-    check_size(generator, hosts.saturating_add(switches), cables, ports)?;
+    let size = FabricSize {
+        hosts,
+        switches,
+        cables,
+        max_ports: ports,
+    }
+    .check(generator)?;
+    Ok((size, count))
+}
+
+/// Builds a validated XGFT (see [`xgft`]).
+fn build_xgft(generator: &'static str, m: &[u32], w: &[u32]) -> Result<Generated, GenError> {
+    let h = m.len();
+    let (size, count) = xgft_counts(generator, m, w)?;
+    let (hosts, switches, cables) = (size.hosts, size.switches, size.cables);
     let count: Vec<u32> = count.iter().map(|&c| c as u32).collect();
     let n_hosts = hosts as u32;
 
@@ -193,37 +231,13 @@ pub fn slimmed_two_level(
     uplinks: u32,
     spines: u32,
 ) -> Result<Generated, GenError> {
-    const G: &str = "slimmed";
-    for (name, v) in [
-        ("leaf_hosts", hosts_per_leaf),
-        ("leaves", leaves),
-        ("uplinks", uplinks),
-        ("spines", spines),
-    ] {
-        if v == 0 {
-            return Err(bad(G, name, v, &format!("{name} must be at least 1")));
-        }
-    }
-    if uplinks % spines != 0 {
-        return Err(bad(
-            G,
-            "spines",
-            spines,
-            &format!("uplinks ({uplinks}) must be a multiple of spines, so that every leaf reaches every spine"),
-        ));
-    }
+    let size = slimmed_two_level_size(hosts_per_leaf, leaves, uplinks, spines)?;
     let c = uplinks / spines;
-    let hosts = hosts_per_leaf as u128 * leaves as u128;
-    let cables = hosts + leaves as u128 * uplinks as u128;
-    let ports = (hosts_per_leaf as u128 + uplinks as u128).max(leaves as u128 * c as u128);
-    check_size(G, hosts + leaves as u128 + spines as u128, cables, ports)?;
-
-    let mut b = Builder::new(
-        (hosts + leaves as u128 + spines as u128) as usize,
-        cables as usize,
-    );
+    let hosts = size.hosts;
+    let mut b = Builder::new(size.nodes() as usize, size.cables as usize);
     b.hosts(hosts as u32);
     let leaf0 = b.next_node();
+
     let mut level = vec![0u32; hosts as usize];
     let mut index: Vec<u32> = (0..hosts as u32).collect();
     for i in 0..leaves {
@@ -265,4 +279,41 @@ pub fn slimmed_two_level(
              {c} cable(s) per leaf and spine, oversubscription {hosts_per_leaf}:{uplinks})"
         ),
     })
+}
+
+/// The size of [`slimmed_two_level`] with these parameters, or why it cannot be built.
+pub(super) fn slimmed_two_level_size(
+    hosts_per_leaf: u32,
+    leaves: u32,
+    uplinks: u32,
+    spines: u32,
+) -> Result<FabricSize, GenError> {
+    const G: &str = "slimmed";
+    for (name, v) in [
+        ("leaf_hosts", hosts_per_leaf),
+        ("leaves", leaves),
+        ("uplinks", uplinks),
+        ("spines", spines),
+    ] {
+        if v == 0 {
+            return Err(bad(G, name, v, &format!("{name} must be at least 1")));
+        }
+    }
+    if uplinks % spines != 0 {
+        return Err(bad(
+            G,
+            "spines",
+            spines,
+            &format!("uplinks ({uplinks}) must be a multiple of spines, so that every leaf reaches every spine"),
+        ));
+    }
+    let c = uplinks / spines;
+    let hosts = hosts_per_leaf as u128 * leaves as u128;
+    FabricSize {
+        hosts,
+        switches: leaves as u128 + spines as u128,
+        cables: hosts + leaves as u128 * uplinks as u128,
+        max_ports: (hosts_per_leaf as u128 + uplinks as u128).max(leaves as u128 * c as u128),
+    }
+    .check(G)
 }

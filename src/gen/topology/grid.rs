@@ -2,7 +2,7 @@
 //! [`Structure::Grid`] with every node's switch coordinates.
 
 use super::builder::{coord_name, join_x, Builder};
-use super::{bad, check_size, product, GenError, MAX_DIMENSIONS};
+use super::{bad, product, FabricSize, GenError, MAX_DIMENSIONS};
 use crate::gen::{Generated, Structure};
 
 /// Coordinates of switch `s` (dimension 0 varies fastest).
@@ -86,28 +86,10 @@ fn grid_nodes(dims: &[u32], hosts_per_switch: u32, cables: u128) -> (Builder, u3
 /// `wrap` flag says so. Ports of missing neighbours (mesh borders) stay unused.
 /// O(nodes + edges).
 pub fn grid(dims: &[u32], wrap: bool, hosts_per_switch: u32) -> Result<Generated, GenError> {
-    let generator = if wrap { "torus" } else { "mesh" };
-    check_dims(generator, dims, hosts_per_switch)?;
-    let switches = product(dims.iter().map(|&d| d as u128));
-    let hosts = switches.saturating_mul(hosts_per_switch as u128);
+    let size = grid_size(dims, wrap, hosts_per_switch)?;
+    let (switches, hosts) = (size.switches, size.hosts);
     let wraps: Vec<bool> = dims.iter().map(|&d| wrap && d >= 3).collect();
-    let links = dims.iter().zip(&wraps).fold(0u128, |a, (&d, &wr)| {
-        let per_dim = if wr {
-            switches
-        } else {
-            switches / d as u128 * (d as u128 - 1)
-        };
-        a.saturating_add(per_dim)
-    });
-    let ports = hosts_per_switch as u128 + 2 * dims.len() as u128;
-    check_size(
-        generator,
-        switches.saturating_add(hosts),
-        hosts.saturating_add(links),
-        ports,
-    )?;
-
-    let (mut b, first, coords) = grid_nodes(dims, hosts_per_switch, hosts + links);
+    let (mut b, first, coords) = grid_nodes(dims, hosts_per_switch, size.cables);
     let mut stride = 1u32;
     let mut strides = Vec::with_capacity(dims.len());
     for &d in dims {
@@ -151,24 +133,10 @@ pub fn grid(dims: &[u32], wrap: bool, hosts_per_switch: u32) -> Result<Generated
 /// `hosts_per_switch + 1 + i` links to the switch that differs in bit `i`. The structure
 /// is a [`Structure::Grid`] with every radix 2 and no wraparound. O(nodes + edges).
 pub fn hypercube(dimension: u32, hosts_per_switch: u32) -> Result<Generated, GenError> {
-    const G: &str = "hypercube";
-    if !(1..=24).contains(&dimension) {
-        return Err(bad(G, "d", dimension, "the dimension must be in 1..=24"));
-    }
-    if hosts_per_switch == 0 {
-        return Err(bad(G, "hosts", 0, "hosts per switch must be at least 1"));
-    }
+    let size = hypercube_size(dimension, hosts_per_switch)?;
+    let (switches, hosts) = (size.switches, size.hosts);
     let dims = vec![2u32; dimension as usize];
-    let switches = 1u128 << dimension;
-    let hosts = switches * hosts_per_switch as u128;
-    let links = switches / 2 * dimension as u128;
-    check_size(
-        G,
-        switches + hosts,
-        hosts + links,
-        hosts_per_switch as u128 + dimension as u128,
-    )?;
-    let (mut b, first, coords) = grid_nodes(&dims, hosts_per_switch, hosts + links);
+    let (mut b, first, coords) = grid_nodes(&dims, hosts_per_switch, size.cables);
     for s in 0..switches as u32 {
         for i in 0..dimension {
             if s & (1 << i) == 0 {
@@ -200,21 +168,9 @@ pub fn hypercube(dimension: u32, hosts_per_switch: u32) -> Result<Generated, Gen
 /// `hosts_per_switch + 1 + o_i + (v if v < c_i else v - 1)`, where
 /// `o_i = (d_0 - 1) + ... + (d_{i-1} - 1)`. O(nodes + edges).
 pub fn hyperx(dims: &[u32], hosts_per_switch: u32) -> Result<Generated, GenError> {
-    const G: &str = "hyperx";
-    check_dims(G, dims, hosts_per_switch)?;
-    let switches = product(dims.iter().map(|&d| d as u128));
-    let hosts = switches.saturating_mul(hosts_per_switch as u128);
-    let links = dims.iter().fold(0u128, |a, &d| {
-        a.saturating_add(switches.saturating_mul(d as u128 - 1) / 2)
-    });
-    let degree: u128 = dims.iter().map(|&d| d as u128 - 1).sum();
-    check_size(
-        G,
-        switches.saturating_add(hosts),
-        hosts.saturating_add(links),
-        hosts_per_switch as u128 + degree,
-    )?;
-    let (mut b, first, coords) = grid_nodes(dims, hosts_per_switch, hosts + links);
+    let size = hyperx_size(dims, hosts_per_switch)?;
+    let (switches, hosts) = (size.switches, size.hosts);
+    let (mut b, first, coords) = grid_nodes(dims, hosts_per_switch, size.cables);
     let mut offsets = Vec::with_capacity(dims.len());
     let mut strides = Vec::with_capacity(dims.len());
     let (mut offset, mut stride) = (0u32, 1u32);
@@ -250,4 +206,73 @@ pub fn hyperx(dims: &[u32], hosts_per_switch: u32) -> Result<Generated, GenError
             join_x(dims)
         ),
     })
+}
+
+/// The size of [`grid`]`(dims, wrap, hosts_per_switch)`, or why it cannot be built.
+pub(super) fn grid_size(
+    dims: &[u32],
+    wrap: bool,
+    hosts_per_switch: u32,
+) -> Result<FabricSize, GenError> {
+    let generator = if wrap { "torus" } else { "mesh" };
+    check_dims(generator, dims, hosts_per_switch)?;
+    let switches = product(dims.iter().map(|&d| d as u128));
+    let hosts = switches.saturating_mul(hosts_per_switch as u128);
+    let links = dims.iter().fold(0u128, |a, &d| {
+        let per_dim = if wrap && d >= 3 {
+            switches
+        } else {
+            switches / d as u128 * (d as u128 - 1)
+        };
+        a.saturating_add(per_dim)
+    });
+    FabricSize {
+        hosts,
+        switches,
+        cables: hosts.saturating_add(links),
+        max_ports: hosts_per_switch as u128 + 2 * dims.len() as u128,
+    }
+    .check(generator)
+}
+
+/// The size of [`hypercube`]`(dimension, hosts_per_switch)`, or why it cannot be built.
+pub(super) fn hypercube_size(
+    dimension: u32,
+    hosts_per_switch: u32,
+) -> Result<FabricSize, GenError> {
+    const G: &str = "hypercube";
+    if !(1..=24).contains(&dimension) {
+        return Err(bad(G, "d", dimension, "the dimension must be in 1..=24"));
+    }
+    if hosts_per_switch == 0 {
+        return Err(bad(G, "hosts", 0, "hosts per switch must be at least 1"));
+    }
+    let switches = 1u128 << dimension;
+    let hosts = switches * hosts_per_switch as u128;
+    FabricSize {
+        hosts,
+        switches,
+        cables: hosts + switches / 2 * dimension as u128,
+        max_ports: hosts_per_switch as u128 + dimension as u128,
+    }
+    .check(G)
+}
+
+/// The size of [`hyperx`]`(dims, hosts_per_switch)`, or why it cannot be built.
+pub(super) fn hyperx_size(dims: &[u32], hosts_per_switch: u32) -> Result<FabricSize, GenError> {
+    const G: &str = "hyperx";
+    check_dims(G, dims, hosts_per_switch)?;
+    let switches = product(dims.iter().map(|&d| d as u128));
+    let hosts = switches.saturating_mul(hosts_per_switch as u128);
+    let links = dims.iter().fold(0u128, |a, &d| {
+        a.saturating_add(switches.saturating_mul(d as u128 - 1) / 2)
+    });
+    let degree: u128 = dims.iter().map(|&d| d as u128 - 1).sum();
+    FabricSize {
+        hosts,
+        switches,
+        cables: hosts.saturating_add(links),
+        max_ports: hosts_per_switch as u128 + degree,
+    }
+    .check(G)
 }

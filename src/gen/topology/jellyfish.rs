@@ -1,7 +1,7 @@
 //! Jellyfish: switches joined by a seeded random regular graph that is always connected.
 
 use super::builder::Builder;
-use super::{bad, check_size, GenError};
+use super::{bad, FabricSize, GenError};
 use crate::fabric::Fabric;
 use crate::gen::{Generated, Structure};
 use rand::{Rng, SeedableRng};
@@ -34,15 +34,10 @@ pub fn jellyfish(
     hosts_per_switch: u32,
     seed: u64,
 ) -> Result<Generated, GenError> {
-    let r = switch_degree(switches, ports_per_switch, hosts_per_switch)?;
-    let hosts = switches as u128 * hosts_per_switch as u128;
-    let links = switches as u128 * r as u128 / 2;
-    check_size(
-        G,
-        switches as u128 + hosts,
-        hosts + links,
-        ports_per_switch as u128,
-    )?;
+    let size = jellyfish_size(switches, ports_per_switch, hosts_per_switch)?;
+    let r = ports_per_switch - hosts_per_switch;
+    let hosts = size.hosts;
+    let links = size.cables - hosts;
 
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x6A65_6C6C_7966_6973); // "jellyfis"
     let Some(mut adj) = (0..16).find_map(|_| random_regular(switches, r, &mut rng)) else {
@@ -69,6 +64,23 @@ pub fn jellyfish(
 
 /// The generator's name in errors.
 const G: &str = "jellyfish";
+
+/// The size of [`jellyfish`] with these parameters, or why it cannot be built.
+pub(super) fn jellyfish_size(
+    switches: u32,
+    ports_per_switch: u32,
+    hosts_per_switch: u32,
+) -> Result<FabricSize, GenError> {
+    let r = switch_degree(switches, ports_per_switch, hosts_per_switch)?;
+    let hosts = switches as u128 * hosts_per_switch as u128;
+    FabricSize {
+        hosts,
+        switches: switches as u128,
+        cables: hosts + switches as u128 * r as u128 / 2,
+        max_ports: ports_per_switch as u128,
+    }
+    .check(G)
+}
 
 /// Checks the parameters of [`jellyfish`] and returns the switch-to-switch degree
 /// `r = ports_per_switch - hosts_per_switch`.

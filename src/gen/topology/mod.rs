@@ -22,7 +22,9 @@
 //!   parallel cables between two switches appear in port order.
 //! * **Limits:** at most [`MAX_NODES`] nodes, [`MAX_EDGES`] directed edges and
 //!   [`MAX_PORTS`] ports per node; larger requests fail with [`GenError::TooLarge`] before
-//!   anything is allocated. Impossible parameters fail with [`GenError::Parameter`],
+//!   anything is allocated. [`size_of`] tells a spec's size without building it, and
+//!   [`generate_within`] refuses a fabric that would not fit in the memory a run may use
+//!   ([`GenError::Memory`]). Impossible parameters fail with [`GenError::Parameter`],
 //!   naming the parameter (as [`generate`] spells it) and its valid range. No parameter
 //!   makes a generator panic.
 //!
@@ -34,9 +36,11 @@
 //! fabric builder they share and one for the spec parser behind [`generate`]. This module
 //! holds what all of them share: the size limits and [`GenError`].
 //!
-//! May use: [`crate::fabric`] (the model it builds) and [`crate::gen`]'s `Structure`
-//! and `Generated`. Nothing else of orcs.
+//! May use: [`crate::fabric`] (the model it builds), [`crate::gen`]'s `Structure`
+//! and `Generated`, and [`crate::limits`]. Nothing else of orcs.
 
+use crate::gen::Generated;
+use crate::limits::{Estimate, LimitError, MemoryLimit};
 use std::fmt;
 
 mod builder;
@@ -50,7 +54,7 @@ pub use dragonfly::{dragonfly, GlobalArrangement};
 pub use fat_tree::{kary_ntree, slimmed_two_level, xgft};
 pub use grid::{grid, hypercube, hyperx};
 pub use jellyfish::jellyfish;
-pub use spec::generate;
+pub use spec::{generate, size_of};
 
 /// Largest number of nodes (hosts and switches) a generator builds.
 pub(crate) const MAX_NODES: u64 = 1 << 24;
@@ -116,6 +120,20 @@ pub enum GenError {
         /// What failed.
         message: String,
     },
+    /// The fabric, routed, would need more memory than the run may use.
+    #[error(transparent)]
+    Memory(#[from] LimitError),
+}
+
+/// [`generate`], after checking that the fabric, routed, fits in `memory`: a spec whose
+/// fabric would not is refused before anything is built.
+pub fn generate_within(spec: &str, memory: MemoryLimit) -> Result<Generated, GenError> {
+    let size = size_of(spec)?;
+    memory.check(&size.estimate(format!(
+        "{spec} ({} hosts, {} switches, {} cables)",
+        size.hosts, size.switches, size.cables
+    )))?;
+    generate(spec)
 }
 
 /// The [`GenError::Parameter`] for `parameter` = `value` of `generator`, which must
@@ -139,29 +157,59 @@ fn product(values: impl IntoIterator<Item = u128>) -> u128 {
     values.into_iter().fold(1u128, |a, b| a.saturating_mul(b))
 }
 
-/// Checks the size limits for a fabric with `nodes` nodes, `cables` cables and at most
-/// `ports` ports on one node.
-fn check_size(
-    generator: &'static str,
-    nodes: u128,
-    cables: u128,
-    ports: u128,
-) -> Result<(), GenError> {
-    let too_large = |what, count, limit| GenError::TooLarge {
-        generator,
-        what,
-        count,
-        limit,
-    };
-    if nodes > MAX_NODES as u128 {
-        return Err(too_large("nodes", nodes, MAX_NODES));
+/// The size of the fabric a generator builds, known from its parameters before anything
+/// is built ([`size_of`] for a spec).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FabricSize {
+    /// Hosts.
+    pub hosts: u128,
+    /// Switches.
+    pub switches: u128,
+    /// Cables; each is two directed edges.
+    pub cables: u128,
+    /// Most ports on one node.
+    pub max_ports: u128,
+}
+
+impl FabricSize {
+    /// Nodes: hosts and switches.
+    pub fn nodes(&self) -> u128 {
+        self.hosts.saturating_add(self.switches)
     }
-    let edges = cables.saturating_mul(2);
-    if edges > MAX_EDGES as u128 {
-        return Err(too_large("directed edges", edges, MAX_EDGES));
+
+    /// Checks the size limits ([`MAX_NODES`], [`MAX_EDGES`], [`MAX_PORTS`]).
+    pub(crate) fn check(self, generator: &'static str) -> Result<Self, GenError> {
+        let too_large = |what, count, limit| GenError::TooLarge {
+            generator,
+            what,
+            count,
+            limit,
+        };
+        if self.nodes() > MAX_NODES as u128 {
+            return Err(too_large("nodes", self.nodes(), MAX_NODES));
+        }
+        let edges = self.cables.saturating_mul(2);
+        if edges > MAX_EDGES as u128 {
+            return Err(too_large("directed edges", edges, MAX_EDGES));
+        }
+        if self.max_ports > MAX_PORTS as u128 {
+            return Err(too_large("ports on one node", self.max_ports, MAX_PORTS));
+        }
+        Ok(self)
     }
-    if ports > MAX_PORTS as u128 {
-        return Err(too_large("ports on one node", ports, MAX_PORTS));
+
+    /// What the fabric holds once built and routed, named `subject` in errors: per node
+    /// its name and attributes, per directed edge its ends, port key and attributes, and
+    /// a dense forwarding table (switches × hosts entries) with the routes that a routed
+    /// dot file writes beside the links.
+    pub fn estimate(&self, subject: impl Into<String>) -> Estimate {
+        Estimate::new(subject)
+            .add(self.nodes(), "nodes", 96)
+            .add(self.cables.saturating_mul(2), "directed edges", 112)
+            .add(
+                self.switches.saturating_mul(self.hosts),
+                "forwarding table entries",
+                8,
+            )
     }
-    Ok(())
 }

@@ -1,9 +1,13 @@
 //! Generator specs (`NAME:KEY=VALUE,...`, as `orcs gen` takes them): the accepted names
 //! and keys, their parsing, and the dispatch to the generators.
 
+use super::dragonfly::dragonfly_size;
+use super::fat_tree::{kary_ntree_size, slimmed_two_level_size, xgft_size};
+use super::grid::{grid_size, hypercube_size, hyperx_size};
+use super::jellyfish::jellyfish_size;
 use super::{
-    dragonfly, grid, hypercube, hyperx, jellyfish, kary_ntree, slimmed_two_level, xgft, GenError,
-    GlobalArrangement,
+    dragonfly, grid, hypercube, hyperx, jellyfish, kary_ntree, slimmed_two_level, xgft, FabricSize,
+    GenError, GlobalArrangement,
 };
 use crate::gen::Generated;
 use std::str::FromStr;
@@ -151,7 +155,56 @@ impl Params<'_> {
 /// [`GenError::Spec`] that lists what is accepted; parameter values out of range give the
 /// generator's [`GenError::Parameter`].
 pub fn generate(spec: &str) -> Result<Generated, GenError> {
-    Params::parse(spec)?.build()
+    Params::parse(spec)?.recipe()?.build()
+}
+
+/// The size of the fabric [`generate`] builds from `spec`, without building it: the
+/// same errors for a bad spec or parameter, or one beyond the size limits. O(levels or
+/// dimensions).
+pub fn size_of(spec: &str) -> Result<FabricSize, GenError> {
+    Params::parse(spec)?.recipe()?.size()
+}
+
+/// A generator with its parameters read from a spec.
+enum Recipe {
+    KaryNtree(u32, u32),
+    Xgft(Vec<u32>, Vec<u32>),
+    Slimmed(u32, u32, u32, u32),
+    Grid(Vec<u32>, bool, u32),
+    Hypercube(u32, u32),
+    HyperX(Vec<u32>, u32),
+    Dragonfly(u32, u32, u32, GlobalArrangement),
+    Jellyfish(u32, u32, u32, u64),
+}
+
+impl Recipe {
+    /// The fabric.
+    fn build(&self) -> Result<Generated, GenError> {
+        match self {
+            Recipe::KaryNtree(k, n) => kary_ntree(*k, *n),
+            Recipe::Xgft(m, w) => xgft(m, w),
+            Recipe::Slimmed(h, l, u, s) => slimmed_two_level(*h, *l, *u, *s),
+            Recipe::Grid(dims, wrap, h) => grid(dims, *wrap, *h),
+            Recipe::Hypercube(d, h) => hypercube(*d, *h),
+            Recipe::HyperX(dims, h) => hyperx(dims, *h),
+            Recipe::Dragonfly(a, p, h, arr) => dragonfly(*a, *p, *h, *arr),
+            Recipe::Jellyfish(s, p, h, seed) => jellyfish(*s, *p, *h, *seed),
+        }
+    }
+
+    /// The fabric's size, or the error [`Recipe::build`] would give before building.
+    fn size(&self) -> Result<FabricSize, GenError> {
+        match self {
+            Recipe::KaryNtree(k, n) => kary_ntree_size(*k, *n),
+            Recipe::Xgft(m, w) => xgft_size(m, w),
+            Recipe::Slimmed(h, l, u, s) => slimmed_two_level_size(*h, *l, *u, *s),
+            Recipe::Grid(dims, wrap, h) => grid_size(dims, *wrap, *h),
+            Recipe::Hypercube(d, h) => hypercube_size(*d, *h),
+            Recipe::HyperX(dims, h) => hyperx_size(dims, *h),
+            Recipe::Dragonfly(a, p, h, arr) => dragonfly_size(*a, *p, *h, *arr),
+            Recipe::Jellyfish(s, p, h, _) => jellyfish_size(*s, *p, *h),
+        }
+    }
 }
 
 /// Every generator spec [`generate`] accepts, for error messages.
@@ -219,22 +272,22 @@ impl<'a> Params<'a> {
         })
     }
 
-    /// Checks the keys against the generator's and calls it. One arm per row of
-    /// [`SPECS`].
-    fn build(&self) -> Result<Generated, GenError> {
-        match self.generator {
+    /// Checks the keys against the generator's and reads its parameters. One arm per row
+    /// of [`SPECS`].
+    fn recipe(&self) -> Result<Recipe, GenError> {
+        Ok(match self.generator {
             "kary-ntree" => {
                 self.expect(&["k", "n"], &[])?;
-                kary_ntree(self.u32("k", None)?, self.u32("n", None)?)
+                Recipe::KaryNtree(self.u32("k", None)?, self.u32("n", None)?)
             }
             "xgft" => {
                 self.expect(&["m", "w"], &[])?;
-                xgft(&self.list("m")?, &self.list("w")?)
+                Recipe::Xgft(self.list("m")?, self.list("w")?)
             }
             "slimmed" => {
                 self.expect(&["leaf_hosts", "leaves", "uplinks"], &["spines"])?;
                 let uplinks = self.u32("uplinks", None)?;
-                slimmed_two_level(
+                Recipe::Slimmed(
                     self.u32("leaf_hosts", None)?,
                     self.u32("leaves", None)?,
                     uplinks,
@@ -243,19 +296,19 @@ impl<'a> Params<'a> {
             }
             "mesh" | "torus" => {
                 self.expect(&["dims"], &["hosts"])?;
-                grid(
-                    &self.list("dims")?,
+                Recipe::Grid(
+                    self.list("dims")?,
                     self.generator == "torus",
                     self.u32("hosts", Some(1))?,
                 )
             }
             "hypercube" => {
                 self.expect(&["d"], &["hosts"])?;
-                hypercube(self.u32("d", None)?, self.u32("hosts", Some(1))?)
+                Recipe::Hypercube(self.u32("d", None)?, self.u32("hosts", Some(1))?)
             }
             "hyperx" => {
                 self.expect(&["dims"], &["hosts"])?;
-                hyperx(&self.list("dims")?, self.u32("hosts", Some(1))?)
+                Recipe::HyperX(self.list("dims")?, self.u32("hosts", Some(1))?)
             }
             "dragonfly" => {
                 self.expect(&["a", "p", "h"], &["arrangement"])?;
@@ -263,7 +316,7 @@ impl<'a> Params<'a> {
                     None => GlobalArrangement::Absolute,
                     Some(s) => s.parse().map_err(|e: GenError| self.error(e.to_string()))?,
                 };
-                dragonfly(
+                Recipe::Dragonfly(
                     self.u32("a", None)?,
                     self.u32("p", None)?,
                     self.u32("h", None)?,
@@ -272,13 +325,13 @@ impl<'a> Params<'a> {
             }
             _ => {
                 self.expect(&["switches", "ports", "hosts"], &["seed"])?;
-                jellyfish(
+                Recipe::Jellyfish(
                     self.u32("switches", None)?,
                     self.u32("ports", None)?,
                     self.u32("hosts", None)?,
                     self.u64("seed", 0)?,
                 )
             }
-        }
+        })
     }
 }

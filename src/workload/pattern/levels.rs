@@ -112,6 +112,53 @@ impl Pattern {
         }
     }
 
+    /// Upper bounds for one run on `ctx`: (pairs of its largest level, pairs of all its
+    /// levels), from the table above without generating anything, so that a caller can
+    /// size its buffers (and refuse a run that cannot fit) first. O(1).
+    pub fn pair_bounds(&self, ctx: &PatternContext) -> (u64, u64) {
+        match self {
+            Pattern::PtrnVsPtrn { first, second } => {
+                let (z, m) = ctx.split();
+                let levels = self.num_levels(ctx) as u64;
+                let per_level = first.level_bound(z) + second.level_bound(m);
+                (per_level, per_level.saturating_mul(levels))
+            }
+            _ => {
+                let n = ctx.commsize;
+                let per_level = self.level_bound(n);
+                let levels = self.simple_levels(n) as u64;
+                let total = match self {
+                    Pattern::Ring => levels,
+                    _ => per_level.saturating_mul(levels),
+                };
+                (per_level, total)
+            }
+        }
+    }
+
+    /// Most pairs in one level of a non-`ptrnvsptrn` pattern on `n` ranks.
+    fn level_bound(&self, n: u32) -> u64 {
+        if self.simple_levels(n) == 0 {
+            return 0;
+        }
+        let n = u64::from(n);
+        match self {
+            Pattern::Null | Pattern::PtrnVsPtrn { .. } => 0,
+            Pattern::Ring => 1,
+            Pattern::Bisect | Pattern::Tree => n / 2,
+            Pattern::Neighbor { k } => n.saturating_mul(u64::from(*k).min(n - 1)),
+            Pattern::Neighbor2d => 4 * n,
+            Pattern::BisectFbSym
+            | Pattern::Rand
+            | Pattern::Bruck
+            | Pattern::Recdbl
+            | Pattern::Gather
+            | Pattern::Scatter
+            | Pattern::RecvsOneSrc(_)
+            | Pattern::RecvsAllSrc(_) => n,
+        }
+    }
+
     /// Level count of a non-`ptrnvsptrn` pattern on `n` ranks (a nested `ptrnvsptrn`: 0).
     pub(super) fn simple_levels(&self, n: u32) -> usize {
         if n < 2 {
@@ -493,6 +540,20 @@ mod tests {
                 prop_assert!(l[split..]
                     .iter()
                     .all(|&(s, d)| s >= z && d >= z && s < n && d < n && s != d));
+            }
+        }
+
+        #[test]
+        fn prop_pair_bounds_hold(pat in any_pattern(), n in 4u32..150, zf in 0.0f64..1.0,
+                                 compat in any::<bool>(), seed in any::<u64>()) {
+            let z = (2 + (zf * f64::from(n - 2)) as u32).min(n - 1);
+            let c = PatternContext { orcs_compat: compat, ..ctx_z(n, z) };
+            let mut out = Levels::new();
+            pat.generate(&c, &mut rng(seed), &mut out);
+            let (per_level, total) = pat.pair_bounds(&c);
+            prop_assert!(out.num_pairs() as u64 <= total, "{} pairs > {total}", out.num_pairs());
+            for l in out.iter() {
+                prop_assert!(l.len() as u64 <= per_level, "{} pairs > {per_level}", l.len());
             }
         }
     }

@@ -43,6 +43,7 @@ fn simulate(path: &str, pattern: &str, metric: MetricKind, runs: u64) -> (RunInf
         orcs_compat: false,
         pattern_context: ctx,
         links: false,
+        memory: orcs::limits::MemoryLimit::unlimited(),
     };
     let sim = Simulation::new(fabric, &loaded.table, &layout, &pattern, config, None)
         .unwrap_or_else(|_| panic!("routes are valid"));

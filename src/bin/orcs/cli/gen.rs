@@ -1,10 +1,11 @@
 //! `orcs gen`: a generated, routed topology.
 
 use super::convert::{CHECK_THREADS_HELP, FABRIC_OUTPUT_HELP};
-use super::shared::{OutputArg, SeedArg, ThreadsArg, ToArg};
+use super::shared::{MaxMemoryArg, OutputArg, SeedArg, ThreadsArg, ToArg};
 use super::values::{fabric_format, FabricFormat};
 use anyhow::Result;
 use clap::Args;
+use orcs::limits::MemoryLimit;
 
 /// Flags of `orcs gen`.
 #[derive(Debug, Args)]
@@ -31,6 +32,8 @@ pub struct GenArgs {
     pub to: ToArg,
     #[command(flatten)]
     pub threads: ThreadsArg,
+    #[command(flatten)]
+    pub max_memory: MaxMemoryArg,
 }
 
 /// A validated `orcs gen` request.
@@ -48,6 +51,8 @@ pub struct GenPlan {
     pub output: String,
     /// Its format.
     pub format: FabricFormat,
+    /// The memory the run may use.
+    pub memory: MemoryLimit,
 }
 
 impl GenArgs {
@@ -63,6 +68,7 @@ impl GenArgs {
                 .map(|r| r.split(',').map(|n| n.trim().to_string()).collect()),
             seed: self.seed.seed.unwrap_or(0),
             output,
+            memory: self.max_memory.get(),
         })
     }
 }

@@ -1,9 +1,10 @@
 //! `orcs jobs`: a PFSim-style scenario of jobs over time.
 
-use super::shared::{FormatArg, OutputArg, QuietArg, SeedArg, ThreadsArg};
+use super::shared::{FormatArg, MaxMemoryArg, OutputArg, QuietArg, SeedArg, ThreadsArg};
 use super::values::Format;
 use anyhow::Result;
 use clap::Args;
+use orcs::limits::MemoryLimit;
 
 /// Flags of `orcs jobs`.
 #[derive(Debug, Args)]
@@ -30,6 +31,8 @@ pub struct JobsArgs {
     #[command(flatten)]
     pub threads: ThreadsArg,
     #[command(flatten)]
+    pub max_memory: MaxMemoryArg,
+    #[command(flatten)]
     pub quiet: QuietArg,
 }
 
@@ -48,6 +51,8 @@ pub struct JobsPlan {
     pub pfsim_compat: bool,
     /// No progress bar.
     pub quiet: bool,
+    /// The memory the run may use.
+    pub memory: MemoryLimit,
 }
 
 impl JobsArgs {
@@ -60,6 +65,7 @@ impl JobsArgs {
             output: self.output.output,
             pfsim_compat: self.pfsim_compat,
             quiet: self.quiet.quiet,
+            memory: self.max_memory.get(),
         })
     }
 }

@@ -1,7 +1,7 @@
 //! `orcs map`: the congestion map of a get_cable_cong result.
 
 use super::shared::OutputArg;
-use super::values::{image_format, resolve};
+use super::values::{image_format, resolve, whole};
 use anyhow::{bail, Result};
 use clap::Args;
 use orcs::viz::draw::ImageFormat;
@@ -24,7 +24,9 @@ pub struct MapArgs {
         verbatim_doc_comment,
         long = "top",
         value_name = "N",
-        default_value_t = 10
+        default_value_t = 10,
+        allow_negative_numbers = true,
+        value_parser = whole::<usize>
     )]
     pub top: usize,
     /// Draw switches and the cables between them only (default for fabrics of more than 256 hosts).
@@ -57,7 +59,9 @@ pub struct MapArgs {
         verbatim_doc_comment,
         long = "width",
         value_name = "PIXELS",
-        default_value_t = 1200
+        default_value_t = 1200,
+        allow_negative_numbers = true,
+        value_parser = whole::<u32>
     )]
     pub width: u32,
     /// Image height in pixels.
@@ -65,7 +69,9 @@ pub struct MapArgs {
         verbatim_doc_comment,
         long = "height",
         value_name = "PIXELS",
-        default_value_t = 800
+        default_value_t = 800,
+        allow_negative_numbers = true,
+        value_parser = whole::<u32>
     )]
     pub height: u32,
 }

@@ -1,7 +1,7 @@
 //! `orcs queue`: the queueing model of a multi-cluster system.
 
 use super::shared::{FormatArg, OutputArg, PlotArg, SeedArg, ThreadsArg};
-use super::values::{image_format, resolve, Format};
+use super::values::{image_format, resolve, whole, Format};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use orcs::fabric::input::InputSpec;
@@ -27,24 +27,43 @@ pub struct QueueArgs {
     #[arg(verbatim_doc_comment, long = "config", value_name = "FILE")]
     pub config: Option<String>,
     /// Number of clusters C: a value, a comma-separated list or a range FIRST:LAST[:STEP] or FIRST:LAST:xFACTOR (default 4).
-    #[arg(verbatim_doc_comment, long = "clusters", value_name = "LIST")]
+    #[arg(
+        verbatim_doc_comment,
+        long = "clusters",
+        value_name = "LIST",
+        allow_negative_numbers = true
+    )]
     pub clusters: Option<String>,
     /// Total number of processors N, kept when C changes (each cluster has N/C); default 256, or the host count of --fabric.
     #[arg(
         verbatim_doc_comment,
         long = "nodes",
         value_name = "N",
-        conflicts_with = "nodes_per_cluster"
+        conflicts_with = "nodes_per_cluster",
+        allow_negative_numbers = true,
+        value_parser = whole::<u32>
     )]
     pub nodes: Option<u32>,
     /// Processors per cluster N0, kept when C changes (N = C·N0), instead of a fixed N.
-    #[arg(verbatim_doc_comment, long = "nodes-per-cluster", value_name = "N0")]
+    #[arg(verbatim_doc_comment, long = "nodes-per-cluster", value_name = "N0",
+        allow_negative_numbers = true,
+        value_parser = whole::<u32>)]
     pub nodes_per_cluster: Option<u32>,
     /// Message rate λ per processor in messages per second: a value, a list or a range (default 20).
-    #[arg(verbatim_doc_comment, long = "rate", value_name = "LIST")]
+    #[arg(
+        verbatim_doc_comment,
+        long = "rate",
+        value_name = "LIST",
+        allow_negative_numbers = true
+    )]
     pub rate: Option<String>,
     /// Message size M in bytes (or with B, kB, KiB, MB, MiB): a value, a list or a range (default 1024).
-    #[arg(verbatim_doc_comment, long = "size", value_name = "LIST")]
+    #[arg(
+        verbatim_doc_comment,
+        long = "size",
+        value_name = "LIST",
+        allow_negative_numbers = true
+    )]
     pub size: Option<String>,
     /// Architecture of all three networks, a comma-separated list with one series each: non-blocking (fat tree) or blocking (linear array of switches) (default: each network's own, non-blocking unless --config says otherwise).
     #[arg(verbatim_doc_comment, long = "arch", value_name = "LIST")]
@@ -105,7 +124,9 @@ pub struct QueueArgs {
         verbatim_doc_comment,
         long = "messages",
         value_name = "N",
-        requires = "simulate"
+        requires = "simulate",
+        allow_negative_numbers = true,
+        value_parser = whole::<u64>
     )]
     pub messages: Option<u64>,
     /// Independent replications of the simulation, at least 2 (default 20).
@@ -113,7 +134,9 @@ pub struct QueueArgs {
         verbatim_doc_comment,
         long = "replications",
         value_name = "R",
-        requires = "simulate"
+        requires = "simulate",
+        allow_negative_numbers = true,
+        value_parser = whole::<u32>
     )]
     pub replications: Option<u32>,
     /// Warm-up before the measurement, as a fraction of the measurement window (default 0.1).
@@ -121,7 +144,8 @@ pub struct QueueArgs {
         verbatim_doc_comment,
         long = "warmup",
         value_name = "FRACTION",
-        requires = "simulate"
+        requires = "simulate",
+        allow_negative_numbers = true
     )]
     pub warmup: Option<f64>,
     /// Confidence level of the simulated intervals, in percent (default 99).
@@ -129,7 +153,8 @@ pub struct QueueArgs {
         verbatim_doc_comment,
         long = "confidence",
         value_name = "PERCENT",
-        requires = "simulate"
+        requires = "simulate",
+        allow_negative_numbers = true
     )]
     pub confidence: Option<f64>,
     #[command(flatten)]

@@ -1,8 +1,9 @@
 //! `orcs scan`: a batch of simulations from a plan, resumed, sharded or merged.
 
-use super::shared::{OutputArg, QuietArg, ThreadsArg};
+use super::shared::{MaxMemoryArg, OutputArg, QuietArg, ThreadsArg};
 use anyhow::{bail, Result};
 use clap::Args;
+use orcs::limits::MemoryLimit;
 
 /// Flags of `orcs scan`.
 #[derive(Debug, Args)]
@@ -32,6 +33,8 @@ pub struct ScanArgs {
     #[command(flatten)]
     pub threads: ThreadsArg,
     #[command(flatten)]
+    pub max_memory: MaxMemoryArg,
+    #[command(flatten)]
     pub quiet: QuietArg,
 }
 
@@ -52,6 +55,8 @@ pub struct ScanPlan {
     pub merge: Vec<String>,
     /// Nothing on standard error but warnings.
     pub quiet: bool,
+    /// The memory the run may use.
+    pub memory: MemoryLimit,
 }
 
 impl ScanArgs {
@@ -86,6 +91,7 @@ impl ScanArgs {
             shard,
             merge: self.merge,
             quiet: self.quiet.quiet,
+            memory: self.max_memory.get(),
         })
     }
 }

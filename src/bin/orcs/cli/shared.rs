@@ -3,10 +3,11 @@
 //! specific rewords its help with `#[command(mut_arg(...))]`, and validation happens in
 //! one place, here.
 
-use super::values::{report_format, Format};
-use anyhow::{bail, Result};
+use super::values::{byte_size, positive, report_format, whole, Format};
+use anyhow::{anyhow, Result};
 use clap::Args;
 use orcs::fabric::input::InputSpec;
+use orcs::limits::{worker_threads, MemoryLimit};
 
 /// Where a routed fabric comes from: the file and, for InfiniBand dumps, the tables.
 #[derive(Debug, Args)]
@@ -57,17 +58,51 @@ impl InputArgs {
 #[derive(Debug, Args)]
 pub struct ThreadsArg {
     /// Number of worker threads (default: all cores).
-    #[arg(verbatim_doc_comment, short = 'j', long = "threads", value_name = "N")]
-    pub threads: Option<usize>,
+    #[arg(
+        verbatim_doc_comment,
+        short = 'j',
+        long = "threads",
+        value_name = "N",
+        allow_negative_numbers = true,
+        value_parser = positive
+    )]
+    pub threads: Option<u64>,
 }
 
 impl ThreadsArg {
-    /// The thread count asked for, if any; 0 is refused.
+    /// The thread count asked for, if any, within what the machine can use (see
+    /// [`worker_threads`]).
     pub fn get(&self) -> Result<Option<usize>> {
-        if self.threads == Some(0) {
-            bail!("--threads must be at least 1");
+        self.threads
+            .map(|n| {
+                worker_threads(usize::try_from(n).unwrap_or(usize::MAX))
+                    .map_err(|e| anyhow!("-j/--threads {n}: {e}"))
+            })
+            .transpose()
+    }
+}
+
+/// --max-memory: the memory a run may use.
+#[derive(Debug, Args)]
+pub struct MaxMemoryArg {
+    /// Most memory the run may use: 512M, 8G, 1.5T (powers of 1024) or a number of bytes; a request that needs more is refused before it starts (default: the memory available when orcs starts).
+    #[arg(
+        verbatim_doc_comment,
+        long = "max-memory",
+        value_name = "SIZE",
+        allow_hyphen_values = true,
+        value_parser = byte_size
+    )]
+    pub max_memory: Option<u64>,
+}
+
+impl MaxMemoryArg {
+    /// The limit given, or else the memory available now.
+    pub fn get(&self) -> MemoryLimit {
+        match self.max_memory {
+            Some(bytes) => MemoryLimit::given(bytes),
+            None => MemoryLimit::available(),
         }
-        Ok(self.threads)
     }
 }
 
@@ -83,7 +118,13 @@ pub struct QuietArg {
 #[derive(Debug, Args)]
 pub struct SeedArg {
     /// Seed of all random choices; the same seed gives byte-identical output with any thread count (default: a random seed, which is printed).
-    #[arg(verbatim_doc_comment, long = "seed", value_name = "SEED")]
+    #[arg(
+        verbatim_doc_comment,
+        long = "seed",
+        value_name = "SEED",
+        allow_negative_numbers = true,
+        value_parser = whole::<u64>
+    )]
     pub seed: Option<u64>,
 }
 

@@ -3,16 +3,17 @@
 
 use super::check::CheckPlan;
 use super::shared::{
-    FormatArg, InputArgs, LinksArg, MatrixArg, MetricArg, OrcsCompatArg, PlotArg, QuietArg,
-    RoutequalArg, SeedArg, ThreadsArg,
+    FormatArg, InputArgs, LinksArg, MatrixArg, MaxMemoryArg, MetricArg, OrcsCompatArg, PlotArg,
+    QuietArg, RoutequalArg, SeedArg, ThreadsArg,
 };
-use super::values::{decimal, image_format, parse_metric, resolve, subset_method, Format};
+use super::values::{decimal, image_format, parse_metric, resolve, subset_method, whole, Format};
 use super::Request;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use orcs::engine::metric::MetricKind;
 use orcs::engine::request::SimRequest;
 use orcs::fabric::input::InputSpec;
+use orcs::limits::MemoryLimit;
 use orcs::viz::draw::ImageFormat;
 use orcs::workload::mapping::SubsetMethod;
 use orcs::workload::pattern::{Pattern, PatternKind};
@@ -126,7 +127,13 @@ pub struct SimArgs {
     #[command(flatten)]
     pub matrix: MatrixArg,
     /// With -p matrix: ranks placed on each host, consecutive ranks together (default 1).
-    #[arg(verbatim_doc_comment, long = "ppn", value_name = "N")]
+    #[arg(
+        verbatim_doc_comment,
+        long = "ppn",
+        value_name = "N",
+        allow_negative_numbers = true,
+        value_parser = whole::<u32>
+    )]
     pub ppn: Option<u32>,
     /// File of host GUIDs (one hexadecimal number per line) placed at ranks 0, 1, ... in every run.
     #[arg(
@@ -165,6 +172,8 @@ pub struct SimArgs {
     pub seed: SeedArg,
     #[command(flatten)]
     pub threads: ThreadsArg,
+    #[command(flatten)]
+    pub max_memory: MaxMemoryArg,
     #[command(flatten)]
     pub format: FormatArg,
     #[command(flatten)]
@@ -218,6 +227,8 @@ pub struct SimPlan {
     pub plot: Option<(String, ImageFormat)>,
     /// --compare: results to overlay on the plot.
     pub compare: Vec<String>,
+    /// The memory the simulation may use.
+    pub memory: MemoryLimit,
 }
 
 /// A validated `-p matrix` simulation.
@@ -255,6 +266,8 @@ pub struct MatrixPlan {
     pub quiet: bool,
     /// --links: the per-link CSV file.
     pub links_file: Option<String>,
+    /// The memory the simulation may use.
+    pub memory: MemoryLimit,
 }
 
 impl SimArgs {
@@ -368,6 +381,7 @@ impl SimArgs {
             links_file: self.links.links,
             plot,
             compare: self.compare,
+            memory: self.max_memory.get(),
         })
     }
 
@@ -462,6 +476,7 @@ impl SimArgs {
             format,
             quiet: self.quiet.quiet,
             links_file: self.links.links,
+            memory: self.max_memory.get(),
         })
     }
 

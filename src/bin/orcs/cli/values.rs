@@ -152,3 +152,67 @@ pub fn decimal(text: &str) -> Result<i64, String> {
     text.parse::<i64>()
         .map_err(|_| format!("'{text}' is not a decimal integer"))
 }
+
+/// Parses a count that must be positive (a worker pool's size, say), so that `-5` is
+/// refused with what is expected instead of clap's "unexpected argument".
+pub fn positive(text: &str) -> Result<u64, String> {
+    if text.trim().starts_with('-') {
+        return Err(format!(
+            "expected a positive whole number, got {}",
+            text.trim()
+        ));
+    }
+    match whole::<u64>(text)? {
+        0 => Err(format!("expected a positive whole number, got {text}")),
+        n => Ok(n),
+    }
+}
+
+/// Parses a whole number of 0 or more that fits `T`; a negative number or one too large
+/// is refused with the range.
+pub fn whole<T: TryFrom<u64> + std::fmt::Display + num_bound::Bounded>(
+    text: &str,
+) -> Result<T, String> {
+    let t = text.trim();
+    if t.starts_with('-') && t[1..].bytes().all(|b| b.is_ascii_digit() || b == b'.') {
+        return Err(format!("expected a whole number of 0 or more, got {t}"));
+    }
+    t.parse::<u64>()
+        .ok()
+        .and_then(|n| T::try_from(n).ok())
+        .ok_or_else(|| {
+            format!(
+                "expected a whole number from 0 to {}, got '{text}'",
+                T::max_value()
+            )
+        })
+}
+
+/// Parses a memory size (`--max-memory`): 512M, 8G, 1.5T (powers of 1024) or bytes.
+pub fn byte_size(text: &str) -> Result<u64, String> {
+    orcs::limits::parse_size(text)
+}
+
+/// The largest value of the integer types [`whole`] parses into.
+pub mod num_bound {
+    /// An integer type's largest value.
+    pub trait Bounded {
+        /// The largest value.
+        fn max_value() -> u64;
+    }
+    impl Bounded for u32 {
+        fn max_value() -> u64 {
+            u32::MAX as u64
+        }
+    }
+    impl Bounded for u64 {
+        fn max_value() -> u64 {
+            u64::MAX
+        }
+    }
+    impl Bounded for usize {
+        fn max_value() -> u64 {
+            usize::MAX as u64
+        }
+    }
+}

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 /// Generates, routes and writes.
 pub fn run(plan: &GenPlan) -> Result<ExitCode> {
-    let generated = orcs::gen::topology::generate(&plan.spec)?;
+    let generated = orcs::gen::topology::generate_within(&plan.spec, plan.memory)?;
     let (table, routing) = orcs::routing::route_generated(
         &generated,
         plan.routing.as_deref(),

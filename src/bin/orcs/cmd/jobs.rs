@@ -5,7 +5,9 @@ use crate::cli::values::Format;
 use crate::output::{create_dir, write_files, write_whole};
 use crate::progress::progress_bar;
 use anyhow::{Context, Result};
-use orcs::cluster::jobs::{build_topology, read_scenario, simulate_run, JobsConfig, Scenario};
+use orcs::cluster::jobs::{
+    build_topology, check_memory, read_scenario, simulate_run, JobsConfig, Scenario,
+};
 use orcs::report::jobs::{jobs_csv, jobs_json, jobs_text, run_files, RunReport};
 use orcs::workload::matrix::{read_traffic, TrafficMatrix};
 use rayon::prelude::*;
@@ -14,6 +16,7 @@ use std::process::ExitCode;
 /// Runs the scenario and writes its reports.
 pub fn run(plan: &JobsPlan) -> Result<ExitCode> {
     let scenario = read_scenario(&plan.scenario)?;
+    check_memory(&scenario, plan.memory, rayon::current_num_threads())?;
     let config = JobsConfig {
         seed: plan.seed.or(scenario.seed).unwrap_or(0),
         pfsim_compat: plan.pfsim_compat,
@@ -22,7 +25,7 @@ pub fn run(plan: &JobsPlan) -> Result<ExitCode> {
         .topologies
         .iter()
         .map(|(label, spec)| {
-            build_topology(spec)
+            build_topology(spec, plan.memory)
                 .map_err(|e| anyhow::anyhow!("{}: topology {label}: {e}", plan.scenario))
         })
         .collect::<Result<Vec<_>>>()?;

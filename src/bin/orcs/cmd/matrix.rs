@@ -1,6 +1,6 @@
 //! `-p matrix`: the Monte Carlo engine on a traffic matrix, every metric in bytes.
 
-use super::{load, pick_seed, show_hosts, unrouted, warn_all};
+use super::{load, pick_seed, show_hosts, simulation_error, warn_all};
 use crate::cli::sim::MatrixPlan;
 use crate::cli::values::Format;
 use crate::output::{create_file, Target};
@@ -47,12 +47,13 @@ pub fn run(plan: &MatrixPlan) -> Result<ExitCode> {
         seed,
         acc_band: plan.metric == MetricKind::HistAccBand,
         links: plan.links_file.is_some() || plan.metric == MetricKind::GetCableCong,
+        memory: plan.memory,
     };
     let sim = busy("checking routes", plan.quiet, || {
         let routes = loaded.routes.as_ref();
         WeightedSimulation::new(fabric, table, &layout, &traffic, &capacity, config, routes)
     })
-    .map_err(|check| unrouted(&plan.input_file, fabric, &check))?;
+    .map_err(|e| simulation_error(&plan.input_file, fabric, e))?;
     let mut target = Target::open(&plan.output_file, &plan.input_file)?;
     let links_out = match &plan.links_file {
         Some(path) => Some(create_file(path, "--links")?),

@@ -18,6 +18,7 @@ use crate::cli::Request;
 use crate::progress::busy;
 use anyhow::{Context, Result};
 use orcs::engine::ranks::Ranks;
+use orcs::engine::unit::SimulationError;
 use orcs::fabric::input::{load_input, InputSpec};
 use orcs::fabric::{Fabric, LoadedFabric};
 use orcs::report::results::ResultDoc;
@@ -97,6 +98,14 @@ fn unrouted(input_file: &str, fabric: &Fabric, check: &RouteCheck) -> anyhow::Er
         msg.push_str(&format!("\n  {}", ex.describe(fabric)));
     }
     anyhow::anyhow!(msg)
+}
+
+/// A simulation that cannot be built: its broken routes, or the memory it would need.
+fn simulation_error(input_file: &str, fabric: &Fabric, e: SimulationError) -> anyhow::Error {
+    match e {
+        SimulationError::Unrouted(check) => unrouted(input_file, fabric, &check),
+        SimulationError::Memory(e) => e.into(),
+    }
 }
 
 /// Reads a result written with `--format json`.

@@ -22,7 +22,13 @@ pub fn run(plan: &ScanPlan, ranks: Ranks) -> Result<ExitCode> {
         .plan
         .as_deref()
         .expect("validated: a plan without --merge");
-    let mut scan = ScanRun::open(read_plan(plan_path)?, plan.shard, &plan.output, ranks)?;
+    let mut scan = ScanRun::open(
+        read_plan(plan_path)?,
+        plan.shard,
+        &plan.output,
+        ranks,
+        plan.memory,
+    )?;
     // Under mpirun only rank 0 prints.
     let quiet = plan.quiet || !ranks.is_root();
     busy("loading the fabrics", quiet, || {

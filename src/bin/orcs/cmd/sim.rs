@@ -3,7 +3,7 @@
 //! picture beside it. Under `mpirun` every rank runs its share of the runs and rank 0
 //! alone writes.
 
-use super::{load, pick_seed, read_result, show_hosts, unrouted, warn_all};
+use super::{load, pick_seed, read_result, show_hosts, simulation_error, warn_all};
 use crate::cli::sim::SimPlan;
 use crate::cli::values::Format;
 use crate::output::{create_file, Target};
@@ -66,7 +66,7 @@ pub fn run(plan: &SimPlan, ranks: Ranks) -> Result<ExitCode> {
     // Every rank must use rank 0's choice.
     let seed = plan.seed.unwrap_or_else(|| ranks.chosen_by_root(pick_seed));
     let prepared = (plan.request)
-        .prepare(fabric, shape, seed)
+        .prepare(fabric, shape, seed, plan.memory)
         .map_err(|e| prepare_error(plan, e))?;
     if !quiet {
         warn_all(&prepared.warnings);
@@ -78,7 +78,7 @@ pub fn run(plan: &SimPlan, ranks: Ranks) -> Result<ExitCode> {
     let sim = busy("checking routes", quiet, || {
         prepared.simulation(fabric, &loaded.table, &plan.request, loaded.routes.as_ref())
     })
-    .map_err(|check| unrouted(&plan.input_file, fabric, &check))?;
+    .map_err(|e| simulation_error(&plan.input_file, fabric, e))?;
     if !ranks.is_root() {
         ranks.run(&sim, plan.request.runs, &|_| {});
         return Ok(ExitCode::SUCCESS);
