@@ -17,6 +17,8 @@
 //!   simulation;
 //! * [`scan`]: batch scans: plans, cells, checksummed records, shards and merging;
 //! * [`error`]: the located error every parser reports;
+//! * [`output`]: writing every output without losing data (inputs refused, old files
+//!   kept on failure, links written through, devices written in place);
 //! * [`report`]: exporters that turn results into bytes (text, JSON, CSV, dot);
 //! * [`viz`]: congestion maps, plots and the HTML report.
 //!
@@ -34,6 +36,7 @@ pub mod error;
 pub mod fabric;
 pub mod gen;
 pub mod ib;
+pub mod output;
 pub mod queueing;
 pub mod report;
 pub mod routing;
