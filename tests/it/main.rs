@@ -22,6 +22,7 @@ mod golden;
 mod ib;
 #[cfg(feature = "mpi")]
 mod mpi;
+mod outputs;
 mod queueing;
 mod report;
 mod routing;

@@ -6,9 +6,10 @@
 //! A closed standard output (`orcs … | head`) is not an error. With `--orcs-compat`,
 //! `-g` exits with the level count, as ORCS did.
 //!
-//! [`cli`] turns the flags into a validated [`cli::Invocation`], [`cmd`] runs it with the
-//! library, and every byte written goes through [`output`]; [`progress`] shows spinners
-//! and progress bars on a terminal.
+//! [`cli`] turns the flags into a validated [`cli::Invocation`] and lists the files each
+//! request reads and writes ([`cli::files`]), which are checked before any work; [`cmd`]
+//! runs it with the library, and every byte written goes through [`output`];
+//! [`progress`] shows spinners and progress bars on a terminal.
 
 mod cli;
 mod cmd;
@@ -54,6 +55,7 @@ fn run(invocation: cli::Invocation, ranks: Ranks) -> Result<ExitCode> {
             .build_global()
             .context("cannot start the worker threads")?;
     }
+    cli::files::check(&invocation.request)?;
     cmd::run(invocation.request, ranks)
 }
 

@@ -5,6 +5,7 @@
 
 pub mod check;
 pub mod convert;
+pub mod files;
 pub mod gen;
 pub mod jobs;
 pub mod map;
