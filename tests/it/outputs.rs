@@ -2,7 +2,7 @@
 //! another output) is refused before any work and the input stays byte for byte; a
 //! symbolic link is written through; devices are written in place and stay devices; a
 //! write that fails (a full disk, here a file size limit) keeps the old file and leaves
-//! no temporary file.
+//! no temporary file; a panic is reported as a bug with exit status 101.
 
 use crate::support::*;
 use std::os::unix::fs::{symlink, FileTypeExt};
@@ -391,4 +391,43 @@ fn a_failed_write_keeps_the_old_file_and_leaves_no_temporary_file() {
     args.extend(["-o", &out]);
     orcs(&args).ok();
     assert_ne!(std::fs::read_to_string(&out).unwrap(), old);
+}
+
+/// `orcs --help` with `ORCS_TEST_PANIC=place` and `RUST_BACKTRACE` as given.
+fn deliberate_panic(place: &str, backtrace: Option<&str>) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_orcs"));
+    command.arg("--help").env("ORCS_TEST_PANIC", place);
+    match backtrace {
+        Some(value) => command.env("RUST_BACKTRACE", value),
+        None => command.env_remove("RUST_BACKTRACE"),
+    };
+    collect(command, &format!("ORCS_TEST_PANIC={place} orcs --help"))
+}
+
+#[test]
+fn a_panic_is_reported_as_a_bug_with_status_101() {
+    let line = regex::Regex::new(
+        r"^orcs: internal error: ORCS_TEST_PANIC is set: a deliberate panic at src/bin/orcs/main\.rs:\d+:\d+; this is a bug, please report it\n$",
+    )
+    .unwrap();
+    for place in ["main", "worker"] {
+        let run = deliberate_panic(place, None);
+        assert_eq!(run.status, Some(101), "{}", run.describe());
+        assert!(run.stdout.is_empty(), "{}", run.describe());
+        assert!(line.is_match(&run.stderr), "{}", run.describe());
+    }
+    // RUST_BACKTRACE=1 adds Rust's message and the backtrace before the line.
+    let run = deliberate_panic("main", Some("1"));
+    assert_eq!(run.status, Some(101), "{}", run.describe());
+    assert!(
+        run.stderr.contains("panicked at") && run.stderr.contains("stack backtrace:"),
+        "{}",
+        run.describe()
+    );
+    assert!(
+        run.stderr
+            .contains("orcs: internal error: ORCS_TEST_PANIC is set"),
+        "{}",
+        run.describe()
+    );
 }
