@@ -19,6 +19,8 @@
 //! * [`error`]: the located error every parser reports;
 //! * [`limits`]: what a run can hold: the memory budget, estimates of big requests, the
 //!   worker pool's size and the nesting depth of readers;
+//! * [`output`]: writing every output without losing data (inputs refused, old files
+//!   kept on failure, links written through, devices written in place);
 //! * [`report`]: exporters that turn results into bytes (text, JSON, CSV, dot);
 //! * [`viz`]: congestion maps, plots and the HTML report.
 //!
@@ -37,6 +39,7 @@ pub mod fabric;
 pub mod gen;
 pub mod ib;
 pub mod limits;
+pub mod output;
 pub mod queueing;
 pub mod report;
 pub mod routing;

@@ -10,9 +10,10 @@ use super::{FabricSource, ScanError};
 use crate::fabric::input::{load_input, InputSpec};
 use crate::fabric::{cache, EdgeComments, LoadedFabric};
 use crate::limits::MemoryLimit;
+use crate::output::Output;
 use crate::routing::{check_routes, RouteSummary};
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io;
 
 /// The cache folder of the results file `output`: its name without `.jsonl`, with
 /// `.cache`.
@@ -87,13 +88,10 @@ pub(crate) fn load_fabric(
 fn write_cache(loaded: &LoadedFabric, cache_dir: &str, cached: &str) -> Result<(), ScanError> {
     std::fs::create_dir_all(cache_dir)
         .map_err(|e| ScanError::file("cannot create", cache_dir, e))?;
-    // Ranks of one scan may cache the same fabric at once: partial names differ.
-    let partial = format!("{cached}.{}.partial", std::process::id());
-    let file = File::create(&partial).map_err(|e| ScanError::file("cannot create", &partial, e))?;
-    let mut out = BufWriter::new(file);
+    // Ranks of one scan may cache the same fabric at once: each writes its own
+    // temporary file, and the last rename wins with an equal file.
+    let mut out = Output::create(cached).map_err(io::Error::from)?;
     cache::write_cache(&mut out, loaded)?;
-    out.flush()?;
-    drop(out);
-    std::fs::rename(&partial, cached)?;
+    out.commit().map_err(io::Error::from)?;
     Ok(())
 }

@@ -274,11 +274,9 @@ fn part_files(output: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Replaces `path` by `text`, whole or not at all: written to `path.partial`, then renamed.
+/// Replaces `path` by `text`, whole or not at all ([`crate::output`]).
 fn replace_file(path: &str, text: &str) -> Result<(), ScanError> {
-    let partial = format!("{path}.partial");
-    std::fs::write(&partial, text).map_err(|e| ScanError::file("cannot write", &partial, e))?;
-    std::fs::rename(&partial, path).map_err(|e| ScanError::file("cannot write", path, e))
+    crate::output::write_whole(path, text.as_bytes()).map_err(|e| ScanError::Io(e.into()))
 }
 
 /// The records of several results files (shards) merged: the first record of each key

@@ -534,7 +534,12 @@ fn failed_runs_leave_the_output_file_alone() {
     let copy = dir.path().join("fabric.dot");
     std::fs::copy(repo(FT4), &copy).unwrap();
     let c = copy.to_str().unwrap();
-    orcs(&["-i", c, "-o", c]).fails_with(1, &["is the input file"]);
+    orcs(&["-i", c, "-o", c]).fails_with(
+        1,
+        &[&format!(
+            "-o/--output_file '{c}' is the same file as the input -i/--input_file '{c}'"
+        )],
+    );
     assert_eq!(
         std::fs::read(&copy).unwrap(),
         std::fs::read(repo(FT4)).unwrap()

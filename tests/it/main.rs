@@ -24,6 +24,7 @@ mod limits;
 #[cfg(feature = "mpi")]
 mod mpi;
 mod properties;
+mod outputs;
 mod queueing;
 mod report;
 mod routing;

@@ -337,8 +337,10 @@ fn plot_flags_are_checked_before_the_run() {
         bad.to_str().unwrap(),
     ])
     .fails_with(1, &["bad.json: schema_version 99"]);
-    orcs(&["-i", TWO, "--links", "/nonexistent/dir/l.csv"])
-        .fails_with(1, &["--links: cannot create '/nonexistent/dir/l.csv'"]);
+    orcs(&["-i", TWO, "--links", "/nonexistent/dir/l.csv"]).fails_with(
+        1,
+        &["--links: cannot create output file '/nonexistent/dir/l.csv'"],
+    );
 }
 
 #[test]

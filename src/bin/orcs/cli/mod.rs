@@ -5,6 +5,7 @@
 
 pub mod check;
 pub mod convert;
+pub mod files;
 pub mod gen;
 pub mod jobs;
 pub mod map;
@@ -35,8 +36,10 @@ use clap::{ArgAction, Parser, Subcommand};
     disable_help_flag = true,
     disable_version_flag = true,
     disable_help_subcommand = true,
-    after_help = "Exit status: 0 success; 1 bad flags, unreadable or invalid input, or broken \
-                  routing; 2 `orcs check` found broken routes."
+    after_help = "Exit status: 0 success; 1 bad flags, unreadable or invalid input, an output \
+                  that cannot be written, or broken routing; 2 `orcs check`, `orcs convert` \
+                  or `orcs gen` found broken routes; 101 an internal error (a bug: please \
+                  report it)."
 )]
 pub struct Cli {
     /// Print this help and exit.

@@ -3,14 +3,16 @@
 
 use super::load;
 use crate::cli::convert::ConvertPlan;
+use crate::cli::files::OUTPUT;
 use crate::cli::values::FabricFormat;
-use crate::output::WholeFile;
+use crate::output::create;
 use crate::progress::busy;
 use anyhow::{Context, Result};
 use orcs::fabric::input::InputSpec;
 use orcs::fabric::{cache, write, LoadedFabric};
 use orcs::report;
 use orcs::routing::{check_routes, RouteSummary};
+use std::io::Write;
 use std::process::ExitCode;
 
 /// Converts. The output is written even when some routes are broken (exit status 2
@@ -35,7 +37,7 @@ pub fn write_fabric(
     name: &str,
 ) -> Result<ExitCode> {
     // Create the file before the long check, so a bad path fails at once.
-    let file = WholeFile::create(output)?;
+    let mut file = create(OUTPUT, output)?;
     let all_hosts: Vec<u32> = (0..loaded.fabric.num_hosts() as u32).collect();
     let check = busy("checking routes", false, || {
         check_routes(&loaded.fabric, &loaded.table, &all_hosts)
@@ -45,18 +47,17 @@ pub fn write_fabric(
         loaded.fill_comments();
     }
     let loaded = &*loaded;
-    busy(&format!("writing {output}"), false, || {
-        file.write_with(|out| {
-            let fabric = &loaded.fabric;
-            match format {
-                FabricFormat::Dot => write::write_dot(out, fabric, &|_| Vec::new())?,
-                FabricFormat::Orcsfab => cache::write_cache(out, loaded)?,
-                FabricFormat::Net => write::write_ibsim_net(out, fabric)
-                    .with_context(|| format!("cannot write '{output}' as an ibsim net file"))?,
-                FabricFormat::Graphml => write::write_graphml(out, fabric)?,
-            }
-            Ok(())
-        })
+    busy(&format!("writing {output}"), false, || -> Result<()> {
+        let fabric = &loaded.fabric;
+        let out: &mut dyn Write = &mut file;
+        match format {
+            FabricFormat::Dot => write::write_dot(out, fabric, &|_| Vec::new())?,
+            FabricFormat::Orcsfab => cache::write_cache(out, loaded)?,
+            FabricFormat::Net => write::write_ibsim_net(out, fabric)
+                .with_context(|| format!("cannot write '{output}' as an ibsim net file"))?,
+            FabricFormat::Graphml => write::write_graphml(out, fabric)?,
+        }
+        Ok(file.commit()?)
     })?;
     let fabric = &loaded.fabric;
     eprintln!(

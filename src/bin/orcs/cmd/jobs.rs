@@ -1,5 +1,6 @@
 //! `orcs jobs`: every run of a scenario, in parallel; the summary, and the run folders.
 
+use crate::cli::files::OUTPUT;
 use crate::cli::jobs::JobsPlan;
 use crate::cli::values::Format;
 use crate::output::{create_dir, write_files, write_whole};
@@ -42,7 +43,7 @@ pub fn run(plan: &JobsPlan) -> Result<ExitCode> {
         })
         .collect();
     if let Some(dir) = &plan.output {
-        create_dir(dir, "--output")?;
+        create_dir(dir, OUTPUT)?;
     }
     let runs = scenario.runs();
     let bar = progress_bar(runs.len() as u64, plan.quiet);
@@ -74,7 +75,11 @@ pub fn run(plan: &JobsPlan) -> Result<ExitCode> {
     if let Some(dir) = &plan.output {
         for r in &reports {
             let folder = std::path::Path::new(dir).join(r.spec.id.to_string());
-            write_files(&folder, run_files(&scenario, r, config.pfsim_compat))?;
+            write_files(
+                OUTPUT,
+                &folder,
+                run_files(&scenario, r, config.pfsim_compat),
+            )?;
         }
     }
     let doc = match plan.format {
@@ -82,7 +87,7 @@ pub fn run(plan: &JobsPlan) -> Result<ExitCode> {
         Format::Json => jobs_json(&scenario, config.seed, config.pfsim_compat, &reports),
         Format::Csv => jobs_csv(&scenario, &reports),
     };
-    write_whole("-", doc.as_bytes())?;
+    write_whole("standard output", "-", doc.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }
 

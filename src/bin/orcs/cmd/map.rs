@@ -1,6 +1,7 @@
 //! `orcs map`: a get_cable_cong result drawn as an image, by Graphviz or the built-in
 //! renderer.
 
+use crate::cli::files::OUTPUT;
 use crate::cli::map::{MapPlan, Renderer};
 use crate::output::write_whole;
 use anyhow::{Context, Result};
@@ -38,6 +39,6 @@ pub fn run(plan: &MapPlan) -> Result<ExitCode> {
         Some(path) => render(&path, &graphviz_source(&graph, &options), plan.format)?,
         None => render_map(&graph, &options, plan.format, plan.width, plan.height)?,
     };
-    write_whole(&plan.output, &bytes)?;
+    write_whole(OUTPUT, &plan.output, &bytes)?;
     Ok(ExitCode::SUCCESS)
 }

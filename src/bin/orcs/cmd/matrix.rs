@@ -1,9 +1,10 @@
 //! `-p matrix`: the Monte Carlo engine on a traffic matrix, every metric in bytes.
 
 use super::{load, pick_seed, show_hosts, simulation_error, warn_all};
+use crate::cli::files::{LINKS, OUTPUT_FILE};
 use crate::cli::sim::MatrixPlan;
 use crate::cli::values::Format;
-use crate::output::{create_file, Target};
+use crate::output::{create, Target};
 use crate::progress::{busy, progress_bar};
 use anyhow::{bail, Result};
 use orcs::engine::metric::MetricKind;
@@ -54,9 +55,9 @@ pub fn run(plan: &MatrixPlan) -> Result<ExitCode> {
         WeightedSimulation::new(fabric, table, &layout, &traffic, &capacity, config, routes)
     })
     .map_err(|e| simulation_error(&plan.input_file, fabric, e))?;
-    let mut target = Target::open(&plan.output_file, &plan.input_file)?;
+    let mut target = Target::open(OUTPUT_FILE, &plan.output_file)?;
     let links_out = match &plan.links_file {
-        Some(path) => Some(create_file(path, "--links")?),
+        Some(path) => Some(create(LINKS, path)?),
         None => None,
     };
     let bar = progress_bar(plan.runs, plan.quiet);
@@ -66,7 +67,7 @@ pub fn run(plan: &MatrixPlan) -> Result<ExitCode> {
     let minfo = MatrixInfo::new(&plan.matrix, &traffic, matrix.entries.len() as u64);
     if let (Some(mut file), Some(links)) = (links_out, &outcome.links) {
         file.write_all(matrix_links_csv(fabric, &capacity, plan.runs, links).as_bytes())?;
-        file.flush()?;
+        file.commit()?;
     }
     let doc = match plan.format {
         Format::Json => Some(matrix_json(&info, &minfo, fabric, &capacity, &outcome)),
@@ -86,7 +87,7 @@ pub fn run(plan: &MatrixPlan) -> Result<ExitCode> {
         outcome: &outcome,
     };
     shown.write(doc, &mut target)?;
-    target.finish(&plan.output_file)?;
+    target.finish()?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,6 +1,7 @@
 //! `orcs plot`: one metric of one or more JSON results as an image.
 
 use super::read_result;
+use crate::cli::files::OUTPUT;
 use crate::cli::plot::PlotPlan;
 use crate::output::write_whole;
 use anyhow::{Context, Result};
@@ -30,6 +31,6 @@ pub fn run(plan: &PlotPlan) -> Result<ExitCode> {
     let figure = histogram(&refs, metric).with_context(|| {
         format!("the results have no distribution of {metric} to draw (run the simulations with --metric {metric})")
     })?;
-    write_whole(&plan.output, &render_plot(&figure, plan.format)?)?;
+    write_whole(OUTPUT, &plan.output, &render_plot(&figure, plan.format)?)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -2,9 +2,10 @@
 //! simulated, as text, JSON or CSV, and plotted.
 
 use super::load;
+use crate::cli::files::{OUTPUT, PLOT};
 use crate::cli::queue::QueuePlan;
 use crate::cli::values::Format;
-use crate::output::{create_file, write_whole};
+use crate::output::create;
 use crate::progress::busy;
 use anyhow::{bail, Context, Result};
 use orcs::queueing::hops::FabricRoutes;
@@ -40,8 +41,9 @@ pub fn run(plan: &QueuePlan) -> Result<ExitCode> {
         bail!("--plot draws the latency against a swept parameter: give several values to --clusters, --rate or --size, or name one with --sweep");
     }
     // Create the output files before the work, so that a bad path fails at once.
+    let mut out = create(OUTPUT, plan.output.as_deref().unwrap_or("-"))?;
     let plot_out = match &plan.plot {
-        Some((path, format)) => Some((create_file(path, "--plot")?, *format)),
+        Some((path, format)) => Some((create(PLOT, path)?, *format)),
         None => None,
     };
     let routes = loaded
@@ -73,9 +75,10 @@ pub fn run(plan: &QueuePlan) -> Result<ExitCode> {
         let figure = plot::latency_plot(&ctx, &points)
             .context("--plot: there is no swept parameter to plot")?;
         file.write_all(&plot::render_latency_plot(&figure, format)?)?;
-        file.flush()?;
+        file.commit()?;
     }
-    write_whole(plan.output.as_deref().unwrap_or("-"), bytes.as_bytes())?;
+    out.write_all(bytes.as_bytes())?;
+    out.commit()?;
     Ok(ExitCode::SUCCESS)
 }
 

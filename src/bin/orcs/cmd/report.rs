@@ -1,6 +1,7 @@
 //! `orcs report`: the HTML page of one or more JSON results.
 
 use super::read_result;
+use crate::cli::files::OUTPUT;
 use crate::cli::report::ReportPlan;
 use crate::output::write_whole;
 use anyhow::Result;
@@ -20,6 +21,6 @@ pub fn run(plan: &ReportPlan) -> Result<ExitCode> {
         })
         .collect::<Result<Vec<_>>>()?;
     let page = html_report(&inputs)?;
-    write_whole(&plan.output, page.as_bytes())?;
+    write_whole(OUTPUT, &plan.output, page.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -2,8 +2,9 @@
 //! or merge results files; then the CSV summary.
 
 use super::warn_all;
+use crate::cli::files::{CSV, OUTPUT};
 use crate::cli::scan::ScanPlan;
-use crate::output::replace;
+use crate::output::write_whole;
 use crate::progress::{busy, progress_bar};
 use anyhow::Result;
 use orcs::engine::ranks::Ranks;
@@ -55,7 +56,7 @@ pub fn run(plan: &ScanPlan, ranks: Ranks) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     };
     let errors = records.iter().filter(|r| r.get("error").is_some()).count();
-    replace(&plan.csv, &summary_csv(&merge(records)))?;
+    write_whole(CSV, &plan.csv, summary_csv(&merge(records)).as_bytes())?;
     if !plan.quiet {
         eprintln!(
             "orcs: {} cells run, {} were done already; results in {}, summary in {}",
@@ -82,8 +83,8 @@ fn merge_results(plan: &ScanPlan) -> Result<ExitCode> {
         }
     }
     let text: String = merged.iter().map(seal).collect();
-    replace(&plan.output, &text)?;
-    replace(&plan.csv, &summary_csv(&merged))?;
+    write_whole(OUTPUT, &plan.output, text.as_bytes())?;
+    write_whole(CSV, &plan.csv, summary_csv(&merged).as_bytes())?;
     if !plan.quiet {
         eprintln!(
             "orcs: {} records from {} files into {} and {}",

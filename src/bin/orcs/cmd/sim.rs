@@ -4,9 +4,10 @@
 //! alone writes.
 
 use super::{load, pick_seed, read_result, show_hosts, simulation_error, warn_all};
+use crate::cli::files::{LINKS, OUTPUT_FILE, PLOT};
 use crate::cli::sim::SimPlan;
 use crate::cli::values::Format;
-use crate::output::{create_file, Target};
+use crate::output::{create, Target};
 use crate::progress::{busy, progress_bar};
 use anyhow::{bail, Result};
 use orcs::engine::metric::MetricKind;
@@ -14,13 +15,13 @@ use orcs::engine::ranks::Ranks;
 use orcs::engine::request::{PrepareError, Prepared, Shape};
 use orcs::engine::unit::{SimOutcome, Simulation};
 use orcs::fabric::{Fabric, LoadedFabric};
+use orcs::output::Output;
 use orcs::report::results::ResultDoc;
 use orcs::report::{self, RunInfo};
 use orcs::routing::check_routes;
 use orcs::viz::draw::ImageFormat;
 use orcs::workload::pattern::PatternKind;
 use orcs::workload::WorkloadError;
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -209,24 +210,24 @@ fn host_name() -> String {
 /// The outputs of a simulation, opened before it runs so that a bad path fails early.
 struct Outputs {
     target: Target,
-    links: Option<BufWriter<File>>,
+    links: Option<Output>,
     compare: Vec<ResultDoc>,
-    plot: Option<(BufWriter<File>, ImageFormat)>,
+    plot: Option<(Output, ImageFormat)>,
 }
 
 impl Outputs {
     /// Opens `-o`, `--links` and `--plot` and reads the `--compare` results.
     fn open(plan: &SimPlan) -> Result<Outputs> {
-        let target = Target::open(&plan.output_file, &plan.input_file)?;
+        let target = Target::open(OUTPUT_FILE, &plan.output_file)?;
         let links = match &plan.links_file {
-            Some(path) => Some(create_file(path, "--links")?),
+            Some(path) => Some(create(LINKS, path)?),
             None => None,
         };
         let compare = (plan.compare.iter())
             .map(|path| read_result(path))
             .collect::<Result<Vec<_>>>()?;
         let plot = match &plan.plot {
-            Some((path, format)) => Some((create_file(path, "--plot")?, *format)),
+            Some((path, format)) => Some((create(PLOT, path)?, *format)),
             None => None,
         };
         Ok(Outputs {
@@ -253,7 +254,7 @@ impl Outputs {
                 check_routes(fabric, &loaded.table, &all_hosts)
             });
             file.write_all(report::links_csv(fabric, &check.link_routes, links).as_bytes())?;
-            file.flush()?;
+            file.commit()?;
         }
         if let Some((mut file, format)) = self.plot {
             let doc = ResultDoc::of(info, fabric, outcome);
@@ -266,11 +267,11 @@ impl Outputs {
                     plan.request.metric
                 ),
             }
-            file.flush()?;
+            file.commit()?;
         }
         let mut target = self.target;
         write_metric(plan, info, fabric, sim, outcome, &mut target)?;
-        target.finish(&plan.output_file)
+        target.finish()
     }
 }
 

@@ -2,8 +2,9 @@
 //! one table row per combination, printed as it is done, with the maximum relative to
 //! the first row.
 
+use crate::cli::files::LINKS;
 use crate::cli::traffic::TrafficPlan;
-use crate::output::create_file;
+use crate::output::create;
 use anyhow::Result;
 use orcs::cluster::evaluate::{combinations, evaluate};
 use orcs::cluster::ClusterError;
@@ -19,7 +20,7 @@ pub fn run(plan: &TrafficPlan) -> Result<ExitCode> {
     let matrix = orcs::workload::matrix::read_traffic(&plan.matrix)?;
     let mut links_out = match &plan.links {
         Some(path) => {
-            let mut f = create_file(path, "--links")?;
+            let mut f = create(LINKS, path)?;
             f.write_all(TRAFFIC_LINKS_HEADER.as_bytes())?;
             Some(f)
         }
@@ -45,8 +46,8 @@ pub fn run(plan: &TrafficPlan) -> Result<ExitCode> {
             f.write_all(traffic_links_rows(&cluster, &e).as_bytes())?;
         }
     }
-    if let Some(mut f) = links_out {
-        f.flush()?;
+    if let Some(f) = links_out {
+        f.commit()?;
     }
     Ok(ExitCode::SUCCESS)
 }
