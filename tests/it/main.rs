@@ -23,8 +23,8 @@ mod ib;
 mod limits;
 #[cfg(feature = "mpi")]
 mod mpi;
-mod properties;
 mod outputs;
+mod properties;
 mod queueing;
 mod report;
 mod routing;

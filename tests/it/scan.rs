@@ -212,16 +212,18 @@ fn dry_run_lists_cells_and_what_is_done() {
     assert_eq!(folder_contents(dir.path()), before, "{}", run.describe());
 }
 
-/// Every file of `dir` with its bytes, by name.
+/// Every file under `dir` with its bytes, by path; folders are entered.
 fn folder_contents(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            let name = e.file_name().to_string_lossy().into_owned();
-            (name, std::fs::read(e.path()).unwrap())
-        })
-        .collect();
+    let mut files = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.is_dir() {
+            files.extend(folder_contents(&path));
+        } else {
+            let bytes = std::fs::read(&path).unwrap();
+            files.push((path.to_string_lossy().into_owned(), bytes));
+        }
+    }
     files.sort();
     files
 }
