@@ -69,9 +69,16 @@ pub enum ScanError {
     /// A generated fabric of the plan cannot be routed.
     #[error(transparent)]
     Routing(#[from] crate::routing::RoutingError),
-    /// The plan's cells need more memory than the scan may use.
+    /// The plan's cells need more memory than the scan may use (boxed: the limit's
+    /// explanation is large, and every scan result carries this enum).
     #[error(transparent)]
-    Memory(#[from] crate::limits::LimitError),
+    Memory(Box<crate::limits::LimitError>),
+}
+
+impl From<crate::limits::LimitError> for ScanError {
+    fn from(e: crate::limits::LimitError) -> Self {
+        ScanError::Memory(Box::new(e))
+    }
 }
 
 impl ScanError {
