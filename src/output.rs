@@ -590,33 +590,72 @@ mod tests {
         assert_eq!(names(dir.path()), ["out"]);
     }
 
+    /// A character device in `dir` that is the device `of` (`/dev/full`, say), so
+    /// that a regression running as root replaces it rather than the system's; the
+    /// system's device itself for other users, who cannot replace it; None for root
+    /// where device files cannot be made.
+    fn device(dir: &Path, of: &str) -> Option<PathBuf> {
+        use std::os::unix::fs::MetadataExt;
+        let path = dir.join("device");
+        let c_path = std::ffi::CString::new(s(&path)).unwrap();
+        let rdev = fs::metadata(of).unwrap().rdev();
+        // SAFETY: a valid C string and plain integers; geteuid has no preconditions.
+        let made = unsafe { libc::mknod(c_path.as_ptr(), libc::S_IFCHR | 0o666, rdev) };
+        match made {
+            0 => Some(path),
+            _ if unsafe { libc::geteuid() } != 0 => Some(PathBuf::from(of)),
+            _ => None,
+        }
+    }
+
+    fn is_char_device(path: &Path) -> bool {
+        fs::metadata(path).unwrap().file_type().is_char_device()
+    }
+
     #[test]
     fn write_errors_name_the_file_and_keep_their_kind() {
-        let mut out = Output::create("/dev/full").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let Some(full) = device(dir.path(), "/dev/full") else {
+            return;
+        };
+        let mut out = Output::create(s(&full)).unwrap();
         let e = out
             .write_all(&[0; 2 * BUFFER])
             .and_then(|()| out.flush())
             .unwrap_err();
-        let full = OpenOptions::new().write(true).open("/dev/full").unwrap();
-        let expected = (&full).write_all(b"x").unwrap_err().kind();
+        let device = OpenOptions::new().write(true).open(&full).unwrap();
+        let expected = (&device).write_all(b"x").unwrap_err().kind();
         assert_eq!(e.kind(), expected);
-        assert_eq!(e.to_string(), "cannot write '/dev/full'");
-        let e = write_whole("/dev/full", b"x").unwrap_err();
-        assert_eq!(e.to_string(), "cannot write '/dev/full'");
+        assert_eq!(e.to_string(), format!("cannot write '{}'", full.display()));
+        let e = write_whole(s(&full), b"x").unwrap_err();
+        assert_eq!(e.to_string(), format!("cannot write '{}'", full.display()));
         assert!(std::error::Error::source(&e).is_some());
-        assert!(fs::metadata("/dev/full")
-            .unwrap()
-            .file_type()
-            .is_char_device());
+        assert!(is_char_device(&full));
     }
 
     #[test]
     fn special_files_are_written_in_place() {
-        write_whole("/dev/null", b"anything").unwrap();
-        assert!(fs::metadata("/dev/null")
-            .unwrap()
-            .file_type()
-            .is_char_device());
+        let dir = tempfile::tempdir().unwrap();
+        let Some(null) = device(dir.path(), "/dev/null") else {
+            return;
+        };
+        write_whole(s(&null), b"anything").unwrap();
+        assert!(is_char_device(&null));
+        // A FIFO, held open for reading and writing so that neither side waits.
+        let fifo = dir.path().join("fifo");
+        let c_fifo = std::ffi::CString::new(s(&fifo)).unwrap();
+        // SAFETY: a valid C string.
+        assert_eq!(unsafe { libc::mkfifo(c_fifo.as_ptr(), 0o600) }, 0);
+        let mut pipe = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&fifo)
+            .unwrap();
+        write_whole(s(&fifo), b"through the pipe").unwrap();
+        let mut got = [0u8; 16];
+        std::io::Read::read_exact(&mut pipe, &mut got).unwrap();
+        assert_eq!(&got, b"through the pipe");
+        assert!(fs::metadata(&fifo).unwrap().file_type().is_fifo());
     }
 
     #[test]

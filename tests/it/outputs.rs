@@ -5,7 +5,7 @@
 //! no temporary file; a panic is reported as a bug with exit status 101.
 
 use crate::support::*;
-use std::os::unix::fs::{symlink, FileTypeExt};
+use std::os::unix::fs::{symlink, FileTypeExt, OpenOptionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -285,30 +285,96 @@ fn is_char_device(path: &str) -> bool {
         .is_char_device()
 }
 
+/// A C string of `path`, for libc.
+fn c_path(path: &Path) -> std::ffi::CString {
+    std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap()
+}
+
+/// A character device in `dir` named `name` that is the device `of` (`/dev/null`, say),
+/// or None when this user may not make one.
+fn device_copy(dir: &Path, name: &str, of: &str) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let path = dir.join(name);
+    let device = std::fs::metadata(of).unwrap().rdev();
+    // SAFETY: a valid C string and plain integers.
+    let made = unsafe { libc::mknod(c_path(&path).as_ptr(), libc::S_IFCHR | 0o666, device) };
+    (made == 0).then(|| path.to_str().unwrap().to_string())
+}
+
+/// The commands that write `null` (a device that takes everything) and `full` (one
+/// that fails every write), and check that both stay devices.
+#[track_caller]
+fn write_to_devices(null: &str, full: &str) {
+    orcs(&["-i", TWO, "-n", "5", "--seed", "1", "-o", null]).ok();
+    orcs(&["convert", "-i", TWO, "--to", "dot", "-o", null]).ok();
+    orcs(&["-i", TWO, "-n", "5", "--links", null, "-o", null]).ok();
+    assert!(is_char_device(null), "{null} was replaced");
+    // The error names the device, and it stays a device.
+    orcs(&["-i", TWO, "-n", "5", "--seed", "1", "-o", full]).fails_with(
+        1,
+        &[&format!(
+            "orcs: error: -o/--output_file: cannot write '{full}': No space left on device"
+        )],
+    );
+    orcs(&["convert", "-i", TWO, "--to", "dot", "-o", full])
+        .fails_with(1, &[&format!("-o/--output: cannot write '{full}'")]);
+    assert!(is_char_device(full), "{full} was replaced");
+}
+
 #[test]
-fn devices_are_written_in_place() {
-    orcs(&["-i", TWO, "-n", "5", "--seed", "1", "-o", "/dev/null"]).ok();
-    orcs(&["convert", "-i", TWO, "--to", "dot", "-o", "/dev/null"]).ok();
+fn devices_and_pipes_are_written_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    // A FIFO, held open for reading (and writing, so that neither side waits).
+    let fifo = dir.path().join("fifo");
+    // SAFETY: a valid C string.
+    assert_eq!(unsafe { libc::mkfifo(c_path(&fifo).as_ptr(), 0o600) }, 0);
+    let mut reader = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&fifo)
+        .unwrap();
     orcs(&[
+        "convert",
         "-i",
         TWO,
-        "-n",
-        "5",
-        "--links",
-        "/dev/null",
+        "--to",
+        "dot",
         "-o",
-        "/dev/null",
+        fifo.to_str().unwrap(),
     ])
     .ok();
-    assert!(is_char_device("/dev/null"));
-    // A device that fails every write: the error names it, and it stays a device.
-    orcs(&["-i", TWO, "-n", "5", "--seed", "1", "-o", "/dev/full"]).fails_with(
-        1,
-        &["orcs: error: -o/--output_file: cannot write '/dev/full': No space left on device"],
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match std::io::Read::read(&mut reader, &mut buf) {
+            Ok(n) if n > 0 => got.extend_from_slice(&buf[..n]),
+            _ => break,
+        }
+    }
+    let expected = orcs(&["convert", "-i", TWO, "--to", "dot", "-o", "-"])
+        .ok()
+        .stdout;
+    assert_eq!(String::from_utf8(got).unwrap(), expected);
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    // Copies of /dev/null and /dev/full first: a regression running as root replaces
+    // them, not the system's devices.
+    let copies = (
+        device_copy(dir.path(), "null", "/dev/null"),
+        device_copy(dir.path(), "full", "/dev/full"),
     );
-    orcs(&["convert", "-i", TWO, "--to", "dot", "-o", "/dev/full"])
-        .fails_with(1, &["-o/--output: cannot write '/dev/full'"]);
-    assert!(is_char_device("/dev/full"));
+    match copies {
+        (Some(null), Some(full)) => write_to_devices(&null, &full),
+        // SAFETY: geteuid has no preconditions.
+        _ if unsafe { libc::geteuid() } == 0 => {
+            return note_skip(
+                "/dev/null and /dev/full",
+                "root may not make device files here to try first, and a regression would replace the system's",
+            );
+        }
+        _ => {}
+    }
+    write_to_devices("/dev/null", "/dev/full");
 }
 
 /// Runs `command` and collects what it did, as [`orcs`] does.
