@@ -1,7 +1,7 @@
 //! Topology generators: fat trees (k-ary n-trees, XGFTs, slimmed two-level trees),
 //! meshes and tori, hypercubes, HyperX, dragonflies and Jellyfish random regular graphs.
 //!
-//! Every generator returns a [`Generated`](crate::gen::Generated) fabric without routing. The conventions are
+//! Every generator returns a [`Generated`] fabric without routing. The conventions are
 //! the same everywhere:
 //!
 //! * **Node order:** all hosts first (host `i` is node `i`), then the switches in the
