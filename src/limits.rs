@@ -107,7 +107,7 @@ impl MemoryLimit {
         Err(LimitError::Memory {
             subject: estimate.subject.clone(),
             needed,
-            largest: estimate.largest().cloned(),
+            largest: estimate.largest().cloned().map(Box::new),
             limit: *self,
         })
     }
@@ -228,14 +228,14 @@ impl Estimate {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LimitError {
     /// The request needs more memory than the limit allows.
-    #[error("{}", memory_message(subject, *needed, largest.as_ref(), limit))]
+    #[error("{}", memory_message(subject, *needed, largest.as_deref(), limit))]
     Memory {
         /// The request, as the [`Estimate`] names it.
         subject: String,
         /// Bytes it needs (saturated).
         needed: u128,
         /// Its largest term.
-        largest: Option<Item>,
+        largest: Option<Box<Item>>,
         /// The limit it exceeds.
         limit: MemoryLimit,
     },

@@ -217,8 +217,12 @@ impl ScanRun {
             .map(|&c| bytes_per_run(self.plan.cells[c].metric))
             .max()
             .unwrap_or(bytes_per_run(MetricKind::HistMaxCong));
+        let cells = match at_once {
+            1 => "one cell".to_string(),
+            n => format!("{n} cells"),
+        };
         limits::Estimate::new(format!(
-            "{}: runs = {} with {at_once} cells at a time",
+            "{}: runs = {} with {cells} at a time",
             self.plan.path, self.plan.runs
         ))
         .add(

@@ -119,7 +119,7 @@ fn a_scan_plan_with_too_many_runs_is_refused() {
         .fails_with(
             1,
             &[
-                &format!("{name}.toml: runs = {runs} with 1 cells at a time needs about"),
+                &format!("{name}.toml: runs = {runs} with one cell at a time needs about"),
                 "per-run results of 32 bytes",
             ],
         );
@@ -263,14 +263,14 @@ fn job_counts_beyond_memory_are_refused_before_generating() {
     orcs_within(QUICK, &["jobs", &path(&dir, "rate.yml")]).fails_with(
         1,
         &[
-            "rate.yml: 1 runs of about 3.4e38 jobs each (the submit rates × duration 10)",
+            "rate.yml: 1 run of about 3.4e38 jobs each (the submit rates × duration 10)",
             "needs about",
         ],
     );
     orcs_within(QUICK, &["jobs", &path(&dir, "long.yml")]).fails_with(
         1,
         &[
-            "long.yml: 1 runs of about 1000000000000 jobs each",
+            "long.yml: 1 run of about 1000000000000 jobs each",
             "jobs' recorded samples of 256 bytes",
         ],
     );

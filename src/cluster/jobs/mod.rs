@@ -199,8 +199,12 @@ pub fn check_memory(
         .saturating_mul(scenario.mappers.len() as u128)
         .saturating_mul(scenario.routers.len() as u128);
     let at_once = runs.min(workers.max(1) as u128);
+    let runs_text = match runs {
+        1 => "1 run".to_string(),
+        n => format!("{n} runs"),
+    };
     let estimate = Estimate::new(format!(
-        "{}: {runs} runs of about {} jobs each (the submit rates × duration {})",
+        "{}: {runs_text} of about {} jobs each (the submit rates × duration {})",
         scenario.path,
         crate::limits::count_text(jobs),
         scenario.duration

@@ -170,9 +170,7 @@ pub fn positive(text: &str) -> Result<u64, String> {
 
 /// Parses a whole number of 0 or more that fits `T`; a negative number or one too large
 /// is refused with the range.
-pub fn whole<T: TryFrom<u64> + std::fmt::Display + num_bound::Bounded>(
-    text: &str,
-) -> Result<T, String> {
+pub fn whole<T: TryFrom<u64> + num_bound::Bounded>(text: &str) -> Result<T, String> {
     let t = text.trim();
     if t.starts_with('-') && t[1..].bytes().all(|b| b.is_ascii_digit() || b == b'.') {
         return Err(format!("expected a whole number of 0 or more, got {t}"));
