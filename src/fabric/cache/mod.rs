@@ -13,14 +13,15 @@
 //! of a second:
 //! * comments that are just the table's own (`*` on host uplinks, the routed hosts in host
 //!   order on every other edge) are not stored: they would be twice the table's size, and
-//!   only writers need them ([`LoadedFabric::fill_comments`]
-//!   (super::LoadedFabric::fill_comments) rebuilds them);
+//!   only writers need them
+//!   ([`fill_comments`](super::LoadedFabric::fill_comments) rebuilds them);
 //! * the table is stored with one byte per entry when every switch has fewer than 255
 //!   ports (as [`ForwardingTable::compact`](crate::routing::ForwardingTable) keeps it in
 //!   memory), read with one system call into memory faulted in by all threads, and
 //!   hashed and validated in parallel;
-//! * the result of the all-pairs route check is stored ([`RouteSummary`]
-//!   (crate::routing::RouteSummary)), so loading does not repeat an O(hosts²) walk.
+//! * the result of the all-pairs route check is stored
+//!   ([`RouteSummary`](crate::routing::RouteSummary)), so loading does not repeat an
+//!   O(hosts²) walk.
 //!
 //! # What a loaded cache is trusted with
 //!
