@@ -119,7 +119,7 @@ pub struct ForwardingTable {
     ports: PortRows,
 }
 
-/// Where the arrays given to [`ForwardingTable::from_raw_parts`] break the table's rules
+/// Where the arrays given to [`ForwardingTable::check_raw_parts`] break the table's rules
 /// (a reader turns it into a position in its file).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum RawTableFault {
@@ -235,18 +235,19 @@ impl ForwardingTable {
         )
     }
 
-    /// Rebuilds a table from [`ForwardingTable::raw_parts`], checking that every entry
-    /// fits `fabric` (whose CSR index must be valid): one row index and one uniform edge
-    /// per node, whole rows of `num_hosts` entries, every row index present, every uniform
-    /// edge leaving its node, every entry of a node's row "no route" or one of its ports.
-    /// The first fault in node order is returned. O(entries), in parallel.
-    pub(crate) fn from_raw_parts(
+    /// Checks arrays for [`ForwardingTable::from_checked_parts`] (as
+    /// [`ForwardingTable::raw_parts`] gives them) against `fabric`, whose CSR index must be
+    /// valid: one row index and one uniform edge per node, whole rows of `num_hosts`
+    /// entries, every row index present, every uniform edge leaving its node, every entry
+    /// of a node's row "no route" or one of its ports. The first fault in node order is
+    /// returned. O(entries), in parallel.
+    pub(crate) fn check_raw_parts(
         fabric: &Fabric,
         num_hosts: usize,
-        row_of_node: Vec<u32>,
-        uniform_edge: Vec<u32>,
-        ports: PortRows,
-    ) -> Result<Self, RawTableFault> {
+        row_of_node: &[u32],
+        uniform_edge: &[u32],
+        ports: &PortRows,
+    ) -> Result<(), RawTableFault> {
         let nodes = fabric.num_nodes();
         let whole_rows = match num_hosts {
             0 => ports.is_empty(),
@@ -283,15 +284,26 @@ impl ForwardingTable {
             }
         };
         // Rows are checked in parallel: on a 100k-host fabric they hold a billion entries.
-        if let Some(fault) = (0..nodes).into_par_iter().find_map_first(fault_of) {
-            return Err(fault);
+        match (0..nodes).into_par_iter().find_map_first(fault_of) {
+            Some(fault) => Err(fault),
+            None => Ok(()),
         }
-        Ok(ForwardingTable {
+    }
+
+    /// A table from arrays that [`ForwardingTable::check_raw_parts`] accepted for the
+    /// fabric it will be used with.
+    pub(crate) fn from_checked_parts(
+        num_hosts: usize,
+        row_of_node: Vec<u32>,
+        uniform_edge: Vec<u32>,
+        ports: PortRows,
+    ) -> Self {
+        ForwardingTable {
             num_hosts,
             row_of_node,
             uniform_edge,
             ports,
-        })
+        }
     }
 
     /// Number of nodes that own a dense row.

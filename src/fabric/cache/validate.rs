@@ -353,6 +353,24 @@ fn forwarding_table(
         PortRows::Narrow(_) => u8::MAX as u32,
         PortRows::Wide(_) => u16::MAX as u32,
     };
+    let checked = ForwardingTable::check_raw_parts(
+        fabric,
+        t.num_hosts,
+        &t.row_of_node.items,
+        &t.uniform_edge.items,
+        &t.ports,
+    );
+    let fault = match checked {
+        Ok(()) => {
+            return Ok(ForwardingTable::from_checked_parts(
+                t.num_hosts,
+                t.row_of_node.items,
+                t.uniform_edge.items,
+                t.ports,
+            ))
+        }
+        Err(fault) => fault,
+    };
     let StoredTable {
         hosts_at,
         num_hosts,
@@ -360,16 +378,6 @@ fn forwarding_table(
         uniform_edge,
         ..
     } = &t;
-    let fault = match ForwardingTable::from_raw_parts(
-        fabric,
-        *num_hosts,
-        row_of_node.items.clone(),
-        uniform_edge.items.clone(),
-        t.ports.clone(),
-    ) {
-        Ok(table) => return Ok(table),
-        Err(fault) => fault,
-    };
     let name = |v: usize| &fabric.node_names[v];
     let edges_of = |v: usize| format!("{}..{}", fabric.out_start[v], fabric.out_start[v + 1]);
     Err(match fault {
