@@ -161,9 +161,9 @@ fn bench_cache(c: &mut Criterion) {
         group.bench_function(format!("read/{k}-ary-{n}-tree"), |b| {
             b.iter(|| {
                 // The way `-i` reads it: buffered, format detected from the content.
-                let mut input =
-                    orcs::fabric::read_input(path.to_str().expect("utf-8")).expect("cache");
-                orcs::fabric::cache::read_cache(&mut input)
+                let name = path.to_str().expect("utf-8");
+                let mut input = orcs::fabric::read_input(name).expect("cache");
+                orcs::fabric::cache::read_cache(&mut input, name)
                     .expect("valid")
                     .fabric
                     .num_hosts()

@@ -7,5 +7,5 @@ use orcs::fabric::cache::read_cache;
 
 fuzz_target!(|data: &[u8]| {
     let mut reader = data;
-    let _ = read_cache(&mut reader);
+    let _ = read_cache(&mut reader, "fuzz.orcsfab");
 });

@@ -50,7 +50,7 @@ pub fn load_input(spec: &InputSpec) -> Result<LoadedFabric, LocatedError> {
         .fill_buf()
         .map_err(|e| LocatedError::new(&spec.path, format!("cannot read: {e}")))?;
     if cache::is_cache(head) {
-        return cache::read_cache(&mut reader).map_err(|e| e.in_file(&spec.path));
+        return cache::read_cache(&mut reader, &spec.path);
     }
     // The same reader: standard input cannot be opened twice.
     load_routed_fabric_from(

@@ -105,33 +105,4 @@ pub enum RoutingError {
         /// [`MAX_TABLE_ENTRIES`](super::structured::MAX_TABLE_ENTRIES).
         limit: u64,
     },
-
-    /// The stored arrays' lengths do not match the fabric's nodes and hosts
-    /// ([`ForwardingTable::from_raw_parts`](super::ForwardingTable::from_raw_parts)).
-    #[error("forwarding table sizes do not match the fabric")]
-    Sizes,
-    /// A node's single edge for every destination is not one of its out-edges.
-    #[error("node {node}: uniform edge {edge} does not leave it")]
-    UniformEdge {
-        /// The node id.
-        node: usize,
-        /// The stored edge.
-        edge: u32,
-    },
-    /// A row entry names a local port beyond the node's out-edges.
-    #[error("node {node}: a port exceeds its {degree} out-edges")]
-    PortBeyondDegree {
-        /// The node id.
-        node: usize,
-        /// Its out-degree.
-        degree: usize,
-    },
-    /// A node's row index is past the stored rows.
-    #[error("node {node}: row {row} does not exist")]
-    NoRow {
-        /// The node id.
-        node: usize,
-        /// The stored row index.
-        row: u32,
-    },
 }

@@ -11,7 +11,6 @@
 
 use crate::fabric::dot::{self, SymbolTable};
 use crate::fabric::{EdgeComments, Fabric, NONE};
-use crate::routing::RoutingError;
 use rayon::prelude::*;
 
 /// Marks "no route" in a dense row.
@@ -120,6 +119,33 @@ pub struct ForwardingTable {
     ports: PortRows,
 }
 
+/// Where the arrays given to [`ForwardingTable::check_raw_parts`] break the table's rules
+/// (a reader turns it into a position in its file).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RawTableFault {
+    /// Not one row index and one uniform edge per node, not one entry per host in every
+    /// row, or not whole rows.
+    Sizes,
+    /// Node `node` names a row past the stored rows.
+    NoRow {
+        /// The node.
+        node: usize,
+    },
+    /// Node `node` has no row and its edge for every destination does not leave it.
+    UniformEdge {
+        /// The node.
+        node: usize,
+    },
+    /// Entry `entry` (an index into all rows) of node `node`'s row is neither "no route"
+    /// nor one of the node's ports.
+    Port {
+        /// The node.
+        node: usize,
+        /// The entry.
+        entry: usize,
+    },
+}
+
 impl ForwardingTable {
     /// An empty table for `fabric`: no node routes anything yet.
     pub fn new(fabric: &Fabric) -> Self {
@@ -209,50 +235,75 @@ impl ForwardingTable {
         )
     }
 
-    /// Rebuilds a table from [`ForwardingTable::raw_parts`], checking that every entry
-    /// fits `fabric` (rows exist, uniform edges leave their node, ports are out-edges).
-    pub(crate) fn from_raw_parts(
+    /// Checks arrays for [`ForwardingTable::from_checked_parts`] (as
+    /// [`ForwardingTable::raw_parts`] gives them) against `fabric`, whose CSR index must be
+    /// valid: one row index and one uniform edge per node, whole rows of `num_hosts`
+    /// entries, every row index present, every uniform edge leaving its node, every entry
+    /// of a node's row "no route" or one of its ports. The first fault in node order is
+    /// returned. O(entries), in parallel.
+    pub(crate) fn check_raw_parts(
         fabric: &Fabric,
         num_hosts: usize,
-        row_of_node: Vec<u32>,
-        uniform_edge: Vec<u32>,
-        ports: PortRows,
-    ) -> Result<Self, RoutingError> {
+        row_of_node: &[u32],
+        uniform_edge: &[u32],
+        ports: &PortRows,
+    ) -> Result<(), RawTableFault> {
         let nodes = fabric.num_nodes();
+        let whole_rows = match num_hosts {
+            0 => ports.is_empty(),
+            h => ports.len() % h == 0,
+        };
         if num_hosts != fabric.num_hosts()
             || row_of_node.len() != nodes
             || uniform_edge.len() != nodes
-            || (num_hosts > 0 && ports.len() % num_hosts != 0)
+            || !whole_rows
         {
-            return Err(RoutingError::Sizes);
+            return Err(RawTableFault::Sizes);
         }
         let rows = ports.len().checked_div(num_hosts).unwrap_or(0);
-        // Rows are checked in parallel: on a 100k-host fabric they hold a billion entries.
-        (0..nodes).into_par_iter().try_for_each(|v| {
+        let fault_of = |v: usize| {
             let degree = (fabric.out_start[v + 1] - fabric.out_start[v]) as usize;
             match row_of_node[v] {
                 NONE => {
                     let e = uniform_edge[v];
-                    if e != NONE && fabric.edge_tail.get(e as usize) != Some(&(v as u32)) {
-                        return Err(RoutingError::UniformEdge { node: v, edge: e });
-                    }
+                    let leaves = e == NONE || fabric.edge_tail.get(e as usize) == Some(&(v as u32));
+                    (!leaves).then_some(RawTableFault::UniformEdge { node: v })
                 }
                 r if (r as usize) < rows => {
                     let row = r as usize * num_hosts..(r as usize + 1) * num_hosts;
-                    if ports.exceeds(row, degree) {
-                        return Err(RoutingError::PortBeyondDegree { node: v, degree });
-                    }
+                    // The vectorised test first; the scan for the entry only on a fault.
+                    ports.exceeds(row.clone(), degree).then(|| {
+                        let entry = row
+                            .clone()
+                            .find(|&i| ports.exceeds(i..i + 1, degree))
+                            .unwrap_or(row.start);
+                        RawTableFault::Port { node: v, entry }
+                    })
                 }
-                r => return Err(RoutingError::NoRow { node: v, row: r }),
+                _ => Some(RawTableFault::NoRow { node: v }),
             }
-            Ok(())
-        })?;
-        Ok(ForwardingTable {
+        };
+        // Rows are checked in parallel: on a 100k-host fabric they hold a billion entries.
+        match (0..nodes).into_par_iter().find_map_first(fault_of) {
+            Some(fault) => Err(fault),
+            None => Ok(()),
+        }
+    }
+
+    /// A table from arrays that [`ForwardingTable::check_raw_parts`] accepted for the
+    /// fabric it will be used with.
+    pub(crate) fn from_checked_parts(
+        num_hosts: usize,
+        row_of_node: Vec<u32>,
+        uniform_edge: Vec<u32>,
+        ports: PortRows,
+    ) -> Self {
+        ForwardingTable {
             num_hosts,
             row_of_node,
             uniform_edge,
             ports,
-        })
+        }
     }
 
     /// Number of nodes that own a dense row.

@@ -53,7 +53,7 @@ pub(crate) fn load_fabric(
 ) -> Result<LoadedFabric, ScanError> {
     let cached = cache_path(source, cache_dir)?;
     if let Ok(f) = File::open(&cached) {
-        if let Ok(loaded) = cache::read_cache(&mut std::io::BufReader::new(f)) {
+        if let Ok(loaded) = cache::read_cache(&mut std::io::BufReader::new(f), &cached) {
             return Ok(loaded);
         }
     }

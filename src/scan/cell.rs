@@ -32,6 +32,8 @@ pub fn run_cell(
     let mut record = serde_json::json!({
         "cell": cell.index,
         "key": plan.key(cell),
+        "plan": plan.identity,
+        "plan_cells": plan.cells.len(),
         "fabric": plan.fabrics[cell.fabric].label(),
         "pattern": cell.pattern,
         "arg": cell.arg,

@@ -10,6 +10,12 @@
 //! can be cut short by a crash (records are appended whole and synced), so a resumed scan
 //! drops such a tail and runs its cell again.
 //!
+//! Every record names its plan (`plan`, a hash of the cells' keys, and `plan_cells`), so
+//! records of different plans never mix: not when resuming, not when merging shards, not
+//! when folding the parts of `mpirun` ranks. Merging keeps each record's line exactly as
+//! it was written (numbers are never re-printed), so merged results are byte for byte
+//! those of one process.
+//!
 //! This file owns the folder's errors. [`plan`] reads plans into cells, [`cell`] runs one
 //! cell into its record, [`record`] seals, reads and merges records, [`run`] runs a
 //! plan's pending cells (resumed, sharded, shared out over MPI ranks) and [`cache`] keeps
@@ -30,7 +36,7 @@ pub mod run;
 
 pub use cell::run_cell;
 pub use plan::{parse_plan, read_plan, Cell, FabricSource, Plan};
-pub use record::{merge, read_results, record_key, seal, unseal};
+pub use record::{merge, read_results, record_key, seal, unseal, Merged, PlanRef, Record};
 
 use crate::engine::request::PrepareError;
 use crate::error::LocatedError;
@@ -73,6 +79,19 @@ pub enum ScanError {
     /// explanation is large, and every scan result carries this enum).
     #[error(transparent)]
     Memory(Box<crate::limits::LimitError>),
+    /// Merged results lack cells of their plan.
+    #[error("{missing} of the plan's {cells} cells have no record: cells {list}")]
+    MissingCells {
+        /// Number of cells without a record.
+        missing: u64,
+        /// The plan's number of cells.
+        cells: u64,
+        /// The missing cells' indices, as ranges.
+        list: String,
+    },
+    /// The files to merge hold no record.
+    #[error("no records to merge: the files are empty or missing")]
+    NothingToMerge,
 }
 
 impl From<crate::limits::LimitError> for ScanError {

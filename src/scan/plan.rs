@@ -68,9 +68,38 @@ pub struct Plan {
     pub fabrics: Vec<FabricSource>,
     /// The cells.
     pub cells: Vec<Cell>,
+    /// The plan's identity, fixed when it is read: see [`Plan::identity_of`]. Every
+    /// record carries it, so that records of another plan are told apart.
+    pub identity: String,
 }
 
 impl Plan {
+    /// The identity of a plan with `cells` keyed by `key`: a hash (BLAKE3, 128 bits, in
+    /// hex) of every cell's key in cell order, so two plans share it exactly when they
+    /// expand to the same cells in the same order, whatever their TOML looks like. The
+    /// keys name file fabrics as the plan's path leads to them, as resuming does.
+    /// O(cells).
+    pub fn identity_of<'a>(keys: impl IntoIterator<Item = &'a str>) -> String {
+        let mut hasher =
+            blake3::Hasher::new_derive_key("orcs scan plan identity: cell keys in order");
+        for key in keys {
+            hasher.update(&(key.len() as u64).to_le_bytes());
+            hasher.update(key.as_bytes());
+        }
+        hasher.finalize().as_bytes()[..16]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
+
+    /// The plan as its records name it: identity and cell count.
+    pub fn reference(&self) -> super::PlanRef<'_> {
+        super::PlanRef {
+            identity: &self.identity,
+            cells: self.cells.len() as u64,
+        }
+    }
+
     /// The key identifying a cell's result, independent of its position in the plan:
     /// every parameter that changes the numbers.
     pub fn key(&self, cell: &Cell) -> String {
@@ -232,13 +261,17 @@ pub fn parse_plan(text: &str, path: &str) -> Result<Plan, ScanError> {
         }
     }
     let cells = cells(fabrics.len(), &patterns, &raw.commsizes, &metrics);
-    Ok(Plan {
+    let mut plan = Plan {
         path: path.to_string(),
         runs: raw.runs,
         seed: raw.seed,
         fabrics,
         cells,
-    })
+        identity: String::new(),
+    };
+    let keys: Vec<String> = plan.cells.iter().map(|c| plan.key(c)).collect();
+    plan.identity = Plan::identity_of(keys.iter().map(String::as_str));
+    Ok(plan)
 }
 
 /// The fabrics of one `[[fabrics]]` entry: the files its glob matches (relative to
@@ -383,6 +416,31 @@ mod tests {
             .collect();
         all.sort_unstable();
         assert_eq!(all, (0..16).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn identity_follows_the_cells_not_the_text() {
+        let text = "runs = 10\nseed = 3\nmetrics = [\"sum_max_cong\"]\npatterns = [\"bisect\", \"bruck\"]\n\
+                    [[fabrics]]\ngen = \"kary-ntree:k=2,n=3\"\n";
+        let plan = parse_plan(text, "plan.toml").unwrap();
+        assert_eq!(plan.identity.len(), 32);
+        // The same cells written otherwise: the same plan.
+        let spaced = text.replace("seed = 3", "# a comment\nseed   =   3");
+        assert_eq!(
+            parse_plan(&spaced, "plan.toml").unwrap().identity,
+            plan.identity
+        );
+        // Other runs, another order of the cells: other plans.
+        for other in [
+            text.replace("runs = 10", "runs = 11"),
+            text.replace("[\"bisect\", \"bruck\"]", "[\"bruck\", \"bisect\"]"),
+        ] {
+            assert_ne!(
+                parse_plan(&other, "plan.toml").unwrap().identity,
+                plan.identity
+            );
+        }
+        assert_eq!(plan.reference().cells, 2);
     }
 
     #[test]

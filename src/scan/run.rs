@@ -9,14 +9,13 @@
 //! into the results file and removes them.
 
 use super::cache::{cache_dir, load_fabric};
-use super::{merge, read_results, record_key, run_cell, seal, Cell, Plan, ScanError};
+use super::{merge, read_results, run_cell, seal, Cell, Merged, Plan, ScanError};
 use crate::engine::metric::MetricKind;
 use crate::engine::ranks::Ranks;
 use crate::engine::unit::bytes_per_run;
 use crate::fabric::LoadedFabric;
 use crate::limits::{self, MemoryLimit};
 use rayon::prelude::*;
-use serde_json::Value;
 use std::collections::HashSet;
 use std::io::Write;
 use std::sync::Mutex;
@@ -79,19 +78,22 @@ impl ScanRun {
         } else {
             output.to_string()
         };
-        let mut done = HashSet::new();
+        // Records already written, checked to be this plan's (a results file of another
+        // plan, or conflicting records of one cell, stop the scan before it appends).
+        let mut written = Vec::new();
         let mut valid = 0;
         for path in std::iter::once(output).chain(leftover_parts.iter().map(String::as_str)) {
             let (records, len) = read_results(path)?;
             if path == own {
                 valid = len;
             }
-            done.extend(
-                records
-                    .iter()
-                    .filter_map(|r| record_key(r).map(str::to_string)),
-            );
+            written.extend(records);
         }
+        let done: HashSet<String> = merge(written, Some(plan.reference()))?
+            .records
+            .iter()
+            .filter_map(|r| r.key().map(str::to_string))
+            .collect();
         let pending = cells
             .iter()
             .copied()
@@ -234,20 +236,22 @@ impl ScanRun {
 
     /// Once this rank has executed: waits for every rank, and on rank 0 folds the part
     /// files into the results file and removes them. Returns the records of the results
-    /// file on rank 0, None on the others.
-    pub fn finish(&self) -> Result<Option<Vec<Value>>, ScanError> {
+    /// file, one per cell in cell order, on rank 0; None on the others.
+    pub fn finish(&self) -> Result<Option<Merged>, ScanError> {
         if self.ranks.size() > 1 {
             self.ranks.barrier();
             if !self.ranks.is_root() {
                 return Ok(None);
             }
-            self.fold_parts()?;
+            return self.fold_parts().map(Some);
         }
-        Ok(Some(read_results(&self.output)?.0))
+        let records = read_results(&self.output)?.0;
+        merge(records, Some(self.plan.reference())).map(Some)
     }
 
-    /// Every part is complete: folds them into the results file, then removes them.
-    fn fold_parts(&self) -> Result<(), ScanError> {
+    /// Every part is complete: folds them into the results file (each record's line as
+    /// its rank wrote it, in cell order), then removes them.
+    fn fold_parts(&self) -> Result<Merged, ScanError> {
         let mut all = read_results(&self.output)?.0;
         let parts: Vec<String> = (0..self.ranks.size())
             .map(|r| format!("{}.rank{r}", self.output))
@@ -256,12 +260,12 @@ impl ScanRun {
         for part in &parts {
             all.extend(read_results(part)?.0);
         }
-        let text: String = merge(all).iter().map(seal).collect();
-        replace_file(&self.output, &text)?;
+        let merged = merge(all, Some(self.plan.reference()))?;
+        replace_file(&self.output, &merged.text())?;
         for part in &parts {
             let _ = std::fs::remove_file(part);
         }
-        Ok(())
+        Ok(merged)
     }
 }
 
@@ -283,21 +287,44 @@ fn replace_file(path: &str, text: &str) -> Result<(), ScanError> {
     crate::output::write_whole(path, text.as_bytes()).map_err(|e| ScanError::Io(e.into()))
 }
 
-/// The records of several results files (shards) merged: the first record of each key
-/// wins, in cell order. Also names the files whose last line was cut short (an
-/// interrupted scan); such a line is left out.
-pub fn merge_files(paths: &[String]) -> Result<(Vec<Value>, Vec<&str>), ScanError> {
+/// The results files of `--merge`, merged.
+#[derive(Debug)]
+pub struct MergedFiles {
+    /// The records, one per cell in cell order, each line as it was read.
+    pub merged: Merged,
+    /// Files whose last line was cut short (an interrupted scan); that line is left out.
+    pub cut_short: Vec<String>,
+    /// Files that do not exist (their cells are missing, unless another file has them).
+    pub absent: Vec<String>,
+}
+
+/// The records of several results files (shards) merged: each cell once, in cell order,
+/// every line passed on byte for byte (see [`merge`] for what is refused). Missing cells
+/// are for the caller to judge ([`Merged::missing`]). O(total size).
+pub fn merge_files(paths: &[String]) -> Result<MergedFiles, ScanError> {
     let mut all = Vec::new();
     let mut cut_short = Vec::new();
+    let mut absent = Vec::new();
     for path in paths {
+        let len = match std::fs::metadata(path) {
+            Ok(m) => m.len(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                absent.push(path.clone());
+                continue;
+            }
+            Err(e) => return Err(ScanError::file("cannot read", path, e)),
+        };
         let (records, valid) = read_results(path)?;
-        let len = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         if valid < len {
-            cut_short.push(path.as_str());
+            cut_short.push(path.clone());
         }
         all.extend(records);
     }
-    Ok((merge(all), cut_short))
+    Ok(MergedFiles {
+        merged: merge(all, None)?,
+        cut_short,
+        absent,
+    })
 }
 
 #[cfg(test)]
@@ -328,7 +355,8 @@ mod tests {
         run.load_fabrics(&mut |_| loaded += 1).unwrap();
         assert_eq!(loaded, 1);
         run.execute(&|_| {}).unwrap();
-        let records = merge(run.finish().unwrap().unwrap());
+        let merged = run.finish().unwrap().unwrap();
+        let records = merged.values();
         assert_eq!(records.len(), 2);
         assert!(records[0].get("result").is_some());
         assert_eq!(
@@ -350,17 +378,29 @@ mod tests {
     }
 
     #[test]
-    fn merging_names_files_cut_short() {
+    fn merging_names_files_cut_short_and_absent() {
         let dir = tempfile::tempdir().unwrap();
         let path = |n: &str| dir.path().join(n).to_string_lossy().into_owned();
-        let a = seal(&serde_json::json!({"cell": 1, "key": "k1"}));
-        let b = seal(&serde_json::json!({"cell": 0, "key": "k0"}));
+        let record = |cell: u64| {
+            seal(
+                &serde_json::json!({"cell": cell, "key": format!("k{cell}"), "plan": "p", "plan_cells": 3}),
+            )
+        };
+        let (a, b) = (record(1), record(0));
         std::fs::write(path("a"), format!("{a}{}", &b[..5])).unwrap();
         std::fs::write(path("b"), format!("{b}{a}")).unwrap();
-        let files = [path("a"), path("b")];
-        let (merged, cut_short) = merge_files(&files).unwrap();
-        assert_eq!(merged.len(), 2);
-        assert_eq!(record_key(&merged[0]), Some("k0"));
-        assert_eq!(cut_short, [files[0].as_str()]);
+        let files = [path("a"), path("b"), path("none")];
+        let out = merge_files(&files).unwrap();
+        assert_eq!(out.merged.records.len(), 2);
+        assert_eq!(out.merged.records[0].key(), Some("k0"));
+        // Lines pass through unchanged: the merged file is b's record, then a's.
+        assert_eq!(out.merged.text(), format!("{b}{a}"));
+        assert_eq!(out.cut_short, [files[0].clone()]);
+        assert_eq!(out.absent, [files[2].clone()]);
+        assert_eq!(out.merged.missing(), [2]);
+        assert_eq!(
+            out.merged.require_complete().unwrap_err().to_string(),
+            "1 of the plan's 3 cells have no record: cells 2"
+        );
     }
 }

@@ -186,6 +186,168 @@ fn shards_merge_into_the_whole_scan() {
     assert_eq!(csv.lines().count(), 37);
 }
 
+/// A plan of 120 cells whose records are full of floats that are not short decimals
+/// (standard deviations, confidence intervals, bandwidths, histogram bins).
+fn write_float_plan(dir: &Path, name: &str, runs: u64) -> String {
+    let plan = format!(
+        "runs = {runs}\nseed = 11\nmetrics = [\"sum_max_cong\", \"hist_max_cong\", \"hist_acc_band\", \"dep_max_delay\"]\n\
+         commsizes = [0, 6, 12]\npatterns = [\"bisect\", \"bruck\", \"rand\", \"tree\", {{ name = \"neighbor\", arg = \"2\" }}]\n\n\
+         [[fabrics]]\npath = \"{}\"\n\n[[fabrics]]\ngen = \"kary-ntree:k=4,n=2\"\n",
+        repo(FT4)
+    );
+    let path = dir.join(name);
+    std::fs::write(&path, plan).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// Runs `orcs scan` with `args` after the plan, quietly, into `out` in `dir`.
+fn scan(plan: &str, dir: &Path, out: &str, args: &[&str]) -> std::path::PathBuf {
+    let path = dir.join(out);
+    let mut all = vec!["scan", plan, "-o", path.to_str().unwrap(), "-q"];
+    all.extend_from_slice(args);
+    orcs(&all).ok();
+    path
+}
+
+/// `orcs scan --merge files… -o out` with `extra` flags.
+fn merge(dir: &Path, files: &[&Path], out: &str, extra: &[&str]) -> Run {
+    let out = dir.join(out);
+    let mut args = vec!["scan", "--merge"];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    args.extend(["-o", out.to_str().unwrap(), "-q"]);
+    args.extend_from_slice(extra);
+    orcs(&args)
+}
+
+#[test]
+fn merged_shards_are_the_one_process_scan_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let plan = write_float_plan(d, "plan.toml", 24);
+    let whole = scan(&plan, d, "whole.jsonl", &["-j", "2"]);
+    let s1 = scan(&plan, d, "s1.jsonl", &["--shard", "1/2"]);
+    let s2 = scan(&plan, d, "s2.jsonl", &["--shard", "2/2"]);
+    merge(d, &[&s1, &s2], "merged.jsonl", &[]).ok();
+    let merged = d.join("merged.jsonl");
+    let ours = timeless_records(&merged);
+    assert_eq!(ours.len(), 120);
+    assert_eq!(ours, timeless_records(&whole));
+    // Every merged line is a shard's line, unchanged (time and checksum included).
+    let shard_lines: std::collections::BTreeSet<String> = [&s1, &s2]
+        .iter()
+        .flat_map(|p| {
+            std::fs::read_to_string(p)
+                .unwrap()
+                .lines()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let text = std::fs::read_to_string(&merged).unwrap();
+    assert!(text.lines().all(|l| shard_lines.contains(l)));
+    assert_eq!(
+        timeless_csv(&d.join("merged.csv")),
+        timeless_csv(&d.join("whole.csv"))
+    );
+    // The same shard given twice: its identical records count once.
+    merge(d, &[&s1, &s2, &s1], "twice.jsonl", &[]).ok();
+    assert_eq!(
+        std::fs::read_to_string(d.join("twice.jsonl")).unwrap(),
+        text
+    );
+}
+
+#[test]
+fn merge_refuses_foreign_and_conflicting_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let plan = write_float_plan(d, "plan.toml", 4);
+    let s1 = scan(&plan, d, "s1.jsonl", &["--shard", "1/2"]);
+    let s2 = scan(&plan, d, "s2.jsonl", &["--shard", "2/2"]);
+    // Records of another plan (one more run per cell): refused where they are.
+    let other = write_float_plan(d, "other.toml", 5);
+    let foreign = scan(&other, d, "other.jsonl", &["--shard", "2/2"]);
+    merge(d, &[&s1, &foreign], "m.jsonl", &[]).fails_with(
+        1,
+        &[
+            "other.jsonl:1: a record of plan",
+            "s1.jsonl:1",
+            "results of different plans do not mix",
+        ],
+    );
+    // Resuming into a results file of another plan stops before running anything.
+    orcs(&["scan", &plan, "-o", foreign.to_str().unwrap(), "-q"])
+        .fails_with(1, &["other.jsonl:1:", "as the plan being run"]);
+    // A second record of a cell with another result (sealed, so not damage): refused.
+    let first = std::fs::read_to_string(&s1).unwrap();
+    let line = first.lines().next().unwrap();
+    let mut record = orcs::scan::unseal(line).unwrap();
+    let mean = record["result"]["stats"]["mean"].as_f64().unwrap();
+    record["result"]["stats"]["mean"] = serde_json::json!(mean + 1.0);
+    let lines = std::fs::read_to_string(&s2).unwrap();
+    let n = lines.lines().count() + 1;
+    std::fs::write(&s2, format!("{lines}{}", orcs::scan::seal(&record))).unwrap();
+    merge(d, &[&s1, &s2], "m.jsonl", &[]).fails_with(
+        1,
+        &[
+            &format!("s2.jsonl:{n}: cell 0 ("),
+            "has another result in",
+            "s1.jsonl:1",
+        ],
+    );
+    assert!(!d.join("m.jsonl").exists(), "nothing written");
+}
+
+#[test]
+fn missing_cells_fail_the_merge_unless_partial_results_are_asked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let plan = write_float_plan(d, "plan.toml", 4);
+    let s1 = scan(&plan, d, "s1.jsonl", &["--shard", "1/3"]);
+    let s3 = scan(&plan, d, "s3.jsonl", &["--shard", "3/3"]);
+    // Shard 2 was never run: its file is missing, and so are its cells 1, 4, 7, ...
+    let s2 = d.join("s2.jsonl");
+    let run = merge(d, &[&s1, &s2, &s3], "m.jsonl", &[]).fails_with(
+        1,
+        &[
+            "s2.jsonl: no such file",
+            "40 of the plan's 120 cells have no record: cells 1, 4, 7, 10,",
+            "--allow-partial",
+        ],
+    );
+    assert!(!d.join("m.jsonl").exists(), "{}", run.describe());
+    let run = merge(d, &[&s1, &s2, &s3], "m.jsonl", &["--allow-partial"]).ok();
+    assert!(
+        run.stderr
+            .contains("40 of the plan's 120 cells have no record"),
+        "{}",
+        run.describe()
+    );
+    let kept = timeless_records(&d.join("m.jsonl"));
+    assert_eq!(kept.len(), 80);
+    // A shard cut short loses cells too.
+    let text = std::fs::read_to_string(&s3).unwrap();
+    let cut = text.len() - text.lines().last().unwrap().len() / 2 - 1;
+    std::fs::write(&s3, &text[..cut]).unwrap();
+    orcs(&[
+        "scan",
+        "--merge",
+        s1.to_str().unwrap(),
+        s3.to_str().unwrap(),
+        "-o",
+        d.join("m2.jsonl").to_str().unwrap(),
+    ])
+    .fails_with(
+        1,
+        &[
+            "s3.jsonl: its last line is cut short",
+            "41 of the plan's 120 cells have no record",
+        ],
+    );
+    orcs(&["scan", &plan, "--allow-partial"])
+        .fails_with(1, &["--allow-partial applies to --merge"]);
+}
+
 #[test]
 fn dry_run_lists_cells_and_what_is_done() {
     let dir = tempfile::tempdir().unwrap();

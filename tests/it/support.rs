@@ -324,3 +324,31 @@ pub fn weight_counts(block: &str) -> Vec<(u64, u64)> {
         })
         .collect()
 }
+
+/// The records of a scan results file as text, in cell order, each line byte for byte as
+/// written except its wall-clock time and the checksum that covers it (the only bytes
+/// two scans of one plan may differ in).
+pub fn timeless_records(path: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let seconds = regex::Regex::new(r#""seconds":[-0-9.e+]+"#).expect("rule");
+    let crc = regex::Regex::new(r#""crc":"[0-9a-f]{8}""#).expect("rule");
+    let mut lines: Vec<(u64, String)> = text
+        .lines()
+        .map(|line| {
+            let record = orcs::scan::unseal(line).unwrap_or_else(|| panic!("bad record {line}"));
+            let masked = seconds.replace(line, "\"seconds\":<time>");
+            let masked = crc.replace(&masked, "\"crc\":<crc>").into_owned();
+            (record["cell"].as_u64().expect("a cell index"), masked)
+        })
+        .collect();
+    lines.sort();
+    lines.into_iter().map(|(_, l)| l).collect()
+}
+
+/// A scan's summary CSV without its last column, the seconds each cell took.
+pub fn timeless_csv(path: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .map(|line| format!("{}\n", line.rsplit_once(',').map_or(line, |(rest, _)| rest)))
+        .collect()
+}

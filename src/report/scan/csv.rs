@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 /// mean, standard deviation, minimum, maximum and 95 % confidence interval (for
 /// hist_max_cong, of the per-run bandwidth), the aggregate bandwidth `bw` where the
 /// metric has one, and the seconds the cell took.
-pub fn summary_csv(records: &[Value]) -> String {
+pub fn summary_csv(records: &[&Value]) -> String {
     let mut s = String::from(
         "cell,fabric,pattern,arg,commsize,metric,runs,seed,mean,sd,min,max,ci95_low,ci95_high,bw,seconds\n",
     );

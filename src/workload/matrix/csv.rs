@@ -1,5 +1,10 @@
-//! CSV matrices: `src,dst,bytes` rows (0-based ranks, optional header) or a dense
+//! CSV matrices: `src,dst,bytes` rows (0-based ranks) under a header line, or a dense
 //! square matrix, comma-, semicolon- or whitespace-separated, with `#` comment lines.
+//!
+//! The header decides the form, never the row count: a three-field header (`src,dst,bytes`
+//! or any other names) announces triples; no header, or a header of another width
+//! (column labels), a dense matrix, which must then have as many rows as columns. So a
+//! dense 3 × 3 matrix that lost a row is an error, not a list of triples.
 
 use super::{finish_plain, located, parse_bytes, parse_index, rank_count, show, TrafficMatrix};
 use crate::error::LocatedError;
@@ -7,14 +12,15 @@ use crate::error::LocatedError;
 /// A data row: its 1-based line and its fields.
 type Row<'a> = (usize, Vec<&'a str>);
 
-/// CSV: `src,dst,bytes` rows or a dense square matrix. O(input size + E log E).
+/// CSV: `src,dst,bytes` rows under a header, or a dense square matrix (see the module
+/// documentation). O(input size + E log E).
 pub(super) fn parse_csv_matrix(text: &str, path: &str) -> Result<TrafficMatrix, LocatedError> {
     let (header, rows) = read_rows(text, path)?;
     let Some((_, first)) = rows.first() else {
         return Err(located(
             path,
             None,
-            "no data rows (expected `src,dst,bytes` rows or a square matrix)",
+            "no data rows (expected `src,dst,bytes` rows under that header, or a square matrix)",
         ));
     };
     let width = first.len();
@@ -27,12 +33,7 @@ pub(super) fn parse_csv_matrix(text: &str, path: &str) -> Result<TrafficMatrix, 
             ));
         }
     }
-    let triples = if header.is_some() {
-        width == 3
-    } else {
-        rows.len() != width && width == 3
-    };
-    if triples {
+    if header == Some(3) {
         read_triples(&rows, path)
     } else {
         read_dense(&rows, path)
@@ -121,16 +122,29 @@ fn read_triples(rows: &[Row<'_>], path: &str) -> Result<TrafficMatrix, LocatedEr
     finish_plain(raw, ranks, path)
 }
 
-/// A dense square matrix: row = source rank, column = destination rank.
+/// A dense square matrix: row = source rank, column = destination rank. A row count
+/// other than the column count is an error at the first row too many, or at the last
+/// row when rows are missing.
 fn read_dense(rows: &[Row<'_>], path: &str) -> Result<TrafficMatrix, LocatedError> {
     let width = rows[0].1.len();
     if rows.len() != width {
+        let (line, found) = match rows.get(width) {
+            Some((line, _)) => (*line, format!("row {} is one too many", width + 1)),
+            None => (
+                rows[rows.len() - 1].0,
+                format!("the matrix ends after {} rows", rows.len()),
+            ),
+        };
+        let triples = if width == 3 {
+            "; a list of `src,dst,bytes` triples needs the header line `src,dst,bytes`"
+        } else {
+            ""
+        };
         return Err(located(
             path,
-            Some(rows.last().map_or(1, |r| r.0)),
+            Some(line),
             format!(
-                "expected `src,dst,bytes` rows or a square matrix; found {} rows of {width} fields",
-                rows.len()
+                "a dense matrix of {width} columns needs {width} rows (one per rank); {found}{triples}"
             ),
         ));
     }
@@ -172,8 +186,9 @@ mod tests {
         assert_eq!(traffic_from_bytes(dense.as_bytes(), "d.csv").unwrap(), t);
         let ws = dense.replace(',', " ");
         assert_eq!(traffic_from_bytes(ws.as_bytes(), "d.txt").unwrap(), t);
-        // Duplicates summed, zero rows dropped, exponent form, comments, no header.
-        let dup = "# c\n0,1,60\n0,1,40\n0,3,7\n1,1,5\n2,0,1099511627776\n3,2,1e0\n3,3,0\n";
+        // Duplicates summed, zero rows dropped, exponent form, comments, another header.
+        let dup =
+            "# c\nfrom;to;size\n0;1;60\n0;1;40\n0;3;7\n1;1;5\n2;0;1099511627776\n3;2;1e0\n3;3;0\n";
         assert_eq!(parse_csv_matrix(dup, "t.csv").unwrap(), t);
         // 3 rows of 3 with a header are triples; without, a dense 3 x 3 matrix.
         let tri = "src,dst,bytes\n0,1,5\n1,2,6\n2,0,7\n";
@@ -195,7 +210,30 @@ mod tests {
         let e = parse_csv_matrix("0,1,2.5\n1,2,3\n", "t.csv").unwrap_err();
         assert_eq!(e.line, Some(1));
         let e = parse_csv_matrix("1,2,3,4\n5,6,7,8\n", "t.csv").unwrap_err();
-        assert!(e.message.contains("square"), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "t.csv:2: a dense matrix of 4 columns needs 4 rows (one per rank); the matrix ends after 2 rows"
+        );
         assert!(parse_csv_matrix("# only\n\n", "t.csv").is_err());
+    }
+
+    #[test]
+    fn a_dense_matrix_missing_a_row_is_not_read_as_triples() {
+        // A 3 × 3 matrix without its last row: two rows of three numbers, valid triples
+        // too, but without the header that announces them.
+        let e = parse_csv_matrix("# dense\n0,1,2\n\n1,0,3\n", "d.csv").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "d.csv:4: a dense matrix of 3 columns needs 3 rows (one per rank); the matrix ends after 2 rows; a list of `src,dst,bytes` triples needs the header line `src,dst,bytes`"
+        );
+        // One row too many is named where it starts, whatever the width.
+        let e = parse_csv_matrix("0 1\n1 0\n5 5\n", "d.txt").unwrap_err();
+        assert_eq!(e.line, Some(3));
+        assert!(e.message.contains("row 3 is one too many"), "{e}");
+        let e = parse_csv_matrix("a,b\n0,1\n", "d.csv").unwrap_err();
+        assert!(e.message.contains("needs 2 rows"), "{e}");
+        // With the header the same rows are triples.
+        let m = parse_csv_matrix("src,dst,bytes\n0,1,2\n1,0,3\n", "t.csv").unwrap();
+        assert_eq!((m.ranks, m.entries), (2, vec![(0, 1, 2), (1, 0, 3)]));
     }
 }

@@ -69,10 +69,12 @@ impl TrafficMatrix {
 ///   general|symmetric`, 1-based indices);
 /// * a JSON matrix: `{"ranks": n, "entries": [[src, dst, bytes], ...]}` (`ranks` optional:
 ///   then the largest index + 1) or a dense square array of arrays;
-/// * otherwise a CSV matrix: `src,dst,bytes` rows (0-based ranks; optional header; n = largest
-///   index + 1) or a dense square matrix of numbers (comma- or whitespace-separated; `#`
-///   comment lines). A headerless file of exactly 3 rows of 3 numbers is read as a dense
-///   3 × 3 matrix: add the header `src,dst,bytes` to read it as triples.
+/// * otherwise a CSV matrix: `src,dst,bytes` rows under a three-field header line (0-based
+///   ranks; n = largest index + 1), or a dense square matrix of numbers (comma-,
+///   semicolon- or whitespace-separated; optionally under a header of column labels; `#`
+///   comment lines). The header decides, not the row count: without one the file is a
+///   dense matrix, and a row count other than its column count is an error at the line
+///   where the matrix ends (or the first row too many).
 ///
 /// A gzip-compressed plain matrix is also accepted. Plain matrices keep entries with
 /// bytes > 0; duplicate CSV / Matrix Market / JSON entries are summed. Byte counts must be

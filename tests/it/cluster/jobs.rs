@@ -272,8 +272,8 @@ fn scenario_errors_name_the_file_and_line() {
     let bad_router = TIMELINE.replace("router: [dmodk]", "router: [pfsim.router.Teleport]");
     let dir = folder(&[
         ("s.yml", &bad_router),
-        ("a.csv", "0,1,1\n"),
-        ("b.csv", "0,1,1\n"),
+        ("a.csv", "src,dst,bytes\n0,1,1\n"),
+        ("b.csv", "src,dst,bytes\n0,1,1\n"),
     ]);
     let s = dir.path().join("s.yml");
     orcs(&["jobs", s.to_str().unwrap()]).fails_with(

@@ -273,3 +273,22 @@ fn refuses_what_a_matrix_cannot_mean() {
     std::fs::write(&bad, "src,dst,bytes\n0,1,lots\n").unwrap();
     orcs(&["-i", TWO, "--matrix", bad.to_str().unwrap()]).fails_with(1, &["bad.csv:2"]);
 }
+
+#[test]
+fn a_dense_matrix_missing_a_row_is_an_error_not_triples() {
+    let missing = "tests/fixtures/dense-row-missing.csv";
+    orcs(&["-i", TWO, "--matrix", missing, "-n", "2"]).fails_with(
+        1,
+        &[
+            "dense-row-missing.csv:6: a dense matrix of 3 columns needs 3 rows (one per rank); the matrix ends after 2 rows",
+            "needs the header line `src,dst,bytes`",
+        ],
+    );
+    orcs(&["traffic", "--cluster", TWO, "--matrix", missing])
+        .fails_with(1, &["dense-row-missing.csv:6:"]);
+    // The real triplet file (with its header) still reads: 4 ranks, 4 pairs, 190 bytes.
+    let run = orcs(&["-i", TWO, "--matrix", MATRIX, "-n", "2"]).ok();
+    for needle in ["Ranks: 4 on 4 hosts", "Rank pairs: 4 ", "Bytes: 190 "] {
+        assert!(run.stdout.contains(needle), "{needle}\n{}", run.describe());
+    }
+}

@@ -30,6 +30,9 @@ pub struct ScanArgs {
     /// Merge these results files (shards) into --output instead of running a plan.
     #[arg(verbatim_doc_comment, long = "merge", value_name = "FILE", num_args = 1..)]
     pub merge: Vec<String>,
+    /// With --merge: write the results even when cells of the plan have no record (they are named on standard error); without it that is an error.
+    #[arg(verbatim_doc_comment, long = "allow-partial")]
+    pub allow_partial: bool,
     #[command(flatten)]
     pub threads: ThreadsArg,
     #[command(flatten)]
@@ -53,6 +56,8 @@ pub struct ScanPlan {
     pub shard: Option<(usize, usize)>,
     /// Results files to merge instead of running.
     pub merge: Vec<String>,
+    /// Merge even when cells have no record.
+    pub allow_partial: bool,
     /// Nothing on standard error but warnings.
     pub quiet: bool,
     /// The memory the run may use.
@@ -77,6 +82,9 @@ impl ScanArgs {
         if !self.merge.is_empty() && (self.plan.is_some() || self.dry_run || shard.is_some()) {
             bail!("--merge combines results files; it takes no plan, --dry-run or --shard");
         }
+        if self.allow_partial && self.merge.is_empty() {
+            bail!("--allow-partial applies to --merge");
+        }
         if self.merge.is_empty() && self.plan.is_none() {
             bail!("orcs scan needs a PLAN file (or --merge FILES -o OUT)");
         }
@@ -90,6 +98,7 @@ impl ScanArgs {
             dry_run: self.dry_run,
             shard,
             merge: self.merge,
+            allow_partial: self.allow_partial,
             quiet: self.quiet.quiet,
             memory: self.max_memory.get(),
         })

@@ -6,11 +6,11 @@ use crate::cli::files::{CSV, OUTPUT};
 use crate::cli::scan::ScanPlan;
 use crate::output::write_whole;
 use crate::progress::{busy, progress_bar};
-use anyhow::Result;
+use anyhow::{bail, Result};
 use orcs::engine::ranks::Ranks;
 use orcs::report::scan::{dry_run_text, summary_csv};
+use orcs::scan::read_plan;
 use orcs::scan::run::{merge_files, ScanRun};
-use orcs::scan::{merge, read_plan, seal};
 use std::io::{self, Write};
 use std::process::ExitCode;
 
@@ -52,11 +52,12 @@ pub fn run(plan: &ScanPlan, ranks: Ranks) -> Result<ExitCode> {
     let bar = progress_bar(scan.num_pending() as u64 * scan.plan().runs, quiet);
     scan.execute(&|n| bar.inc(n))?;
     bar.finish_and_clear();
-    let Some(records) = scan.finish()? else {
+    let Some(merged) = scan.finish()? else {
         return Ok(ExitCode::SUCCESS);
     };
+    let records = merged.values();
     let errors = records.iter().filter(|r| r.get("error").is_some()).count();
-    write_whole(CSV, &plan.csv, summary_csv(&merge(records)).as_bytes())?;
+    write_whole(CSV, &plan.csv, summary_csv(&records).as_bytes())?;
     if !plan.quiet {
         eprintln!(
             "orcs: {} cells run, {} were done already; results in {}, summary in {}",
@@ -72,23 +73,31 @@ pub fn run(plan: &ScanPlan, ranks: Ranks) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `--merge`: the records of every file into the results file and its summary.
+/// `--merge`: the records of every file into the results file and its summary, each
+/// record's line unchanged. Cells without a record are an error unless --allow-partial.
 fn merge_results(plan: &ScanPlan) -> Result<ExitCode> {
-    let (merged, cut_short) = merge_files(&plan.merge)?;
-    if !plan.quiet {
-        for path in cut_short {
-            eprintln!(
-                "orcs: warning: {path}: its last line is cut short (an interrupted scan); left out"
-            );
-        }
+    let files = merge_files(&plan.merge)?;
+    for path in &files.cut_short {
+        eprintln!(
+            "orcs: warning: {path}: its last line is cut short (an interrupted scan); left out"
+        );
     }
-    let text: String = merged.iter().map(seal).collect();
-    write_whole(OUTPUT, &plan.output, text.as_bytes())?;
-    write_whole(CSV, &plan.csv, summary_csv(&merged).as_bytes())?;
+    for path in &files.absent {
+        eprintln!("orcs: warning: {path}: no such file");
+    }
+    let merged = &files.merged;
+    if let Err(missing) = merged.require_complete() {
+        if !plan.allow_partial {
+            bail!("{missing}; merge again once they are done, or pass --allow-partial to write the results without them");
+        }
+        eprintln!("orcs: warning: {missing}; written without them (--allow-partial)");
+    }
+    write_whole(OUTPUT, &plan.output, merged.text().as_bytes())?;
+    write_whole(CSV, &plan.csv, summary_csv(&merged.values()).as_bytes())?;
     if !plan.quiet {
         eprintln!(
             "orcs: {} records from {} files into {} and {}",
-            merged.len(),
+            merged.records.len(),
             plan.merge.len(),
             plan.output,
             plan.csv
