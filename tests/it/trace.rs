@@ -85,14 +85,26 @@ fn dump_writes_the_output_file_and_reads_gzip_rank_files() {
     }
     let out = dir.path().join("dump.txt");
     let meta = dir.path().join("testtrace.meta");
-    orcs(&["trace", "dump", &meta.to_string_lossy(), "-o", &out.to_string_lossy()]).ok();
+    orcs(&[
+        "trace",
+        "dump",
+        &meta.to_string_lossy(),
+        "-o",
+        &out.to_string_lossy(),
+    ])
+    .ok();
     let expected: String = bins(src).iter().map(|b| golden(b)).collect();
-    assert!(std::fs::read_to_string(&out).unwrap() == expected, "gzip dump differs");
+    assert!(
+        std::fs::read_to_string(&out).unwrap() == expected,
+        "gzip dump differs"
+    );
 }
 
 #[test]
 fn every_shared_sample_dumps_byte_identical_to_its_golden() {
-    let Some(root) = shared("traces/dumpi") else { return };
+    let Some(root) = shared("traces/dumpi") else {
+        return;
+    };
     let mut checked = 0;
     for dir in std::fs::read_dir(&root).unwrap() {
         let dir = dir.unwrap().path();
@@ -110,12 +122,19 @@ fn every_shared_sample_dumps_byte_identical_to_its_golden() {
 /// Builds libdumpi and dumpi2ascii (once per machine) and returns their prefix.
 fn sst_dumpi() -> Option<PathBuf> {
     let build = shared("tools/sst-dumpi/build.sh")?;
-    if !tools_present(&["mpicc", "mpirun", "autoreconf", "libtoolize"], "ORCS_REQUIRE_SHARED") {
+    if !tools_present(
+        &["mpicc", "mpirun", "autoreconf", "libtoolize"],
+        "ORCS_REQUIRE_SHARED",
+    ) {
         return None;
     }
-    let home = std::env::var_os("HOME").map_or_else(|| PathBuf::from(repo("target")), PathBuf::from);
+    let home =
+        std::env::var_os("HOME").map_or_else(|| PathBuf::from(repo("target")), PathBuf::from);
     let prefix = home.join(".cache").join("sst-dumpi");
-    let status = Command::new(&build).arg(&prefix).status().expect("run build.sh");
+    let status = Command::new(&build)
+        .arg(&prefix)
+        .status()
+        .expect("run build.sh");
     assert!(status.success(), "{} failed", build.display());
     Some(prefix)
 }
@@ -143,7 +162,11 @@ fn dump_equals_dumpi2ascii_on_every_rank_of_a_program_calling_many_functions() {
         .current_dir(dir.path())
         .output()
         .expect("run mpirun");
-    assert!(ran.status.success(), "mpirun failed: {}", String::from_utf8_lossy(&ran.stderr));
+    assert!(
+        ran.status.success(),
+        "mpirun failed: {}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
     let meta = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -159,11 +182,24 @@ fn dump_equals_dumpi2ascii_on_every_rank_of_a_program_calling_many_functions() {
             .env("TZ", "UTC")
             .output()
             .expect("run dumpi2ascii");
-        assert!(reference.status.success(), "dumpi2ascii failed on {}", bin.display());
+        assert!(
+            reference.status.success(),
+            "dumpi2ascii failed on {}",
+            bin.display()
+        );
         let expected = String::from_utf8(reference.stdout).unwrap();
-        assert!(expected.lines().filter(|l| l.contains(" entering at ")).count() > 100);
+        assert!(
+            expected
+                .lines()
+                .filter(|l| l.contains(" entering at "))
+                .count()
+                > 100
+        );
         let meta = meta.to_string_lossy();
-        assert_dump(&["trace", "dump", &meta, "--rank", &rank.to_string()], &expected);
+        assert_dump(
+            &["trace", "dump", &meta, "--rank", &rank.to_string()],
+            &expected,
+        );
         all.push_str(&expected);
     }
     assert_dump(&["trace", "dump", &meta.to_string_lossy()], &all);
@@ -199,7 +235,10 @@ fn a_truncated_rank_file_is_refused_with_its_name_and_offset() {
     let meta = dir.path().join("testtrace.meta");
     orcs(&["trace", "dump", &meta.to_string_lossy()]).fails_with(
         1,
-        &["testtrace-0001.bin: byte 1436: no index at the end of the file", "truncated"],
+        &[
+            "testtrace-0001.bin: byte 1436: no index at the end of the file",
+            "truncated",
+        ],
     );
 }
 
@@ -208,8 +247,13 @@ fn a_wrong_magic_is_refused_at_byte_0() {
     let dir = broken_copy();
     let bin = dir.path().join("testtrace-0000.bin");
     rewrite(&bin, |b| b[0] = 0);
-    orcs(&["trace", "dump", &bin.to_string_lossy()])
-        .fails_with(1, &["testtrace-0000.bin: byte 0: wrong magic", "not a DUMPI trace"]);
+    orcs(&["trace", "dump", &bin.to_string_lossy()]).fails_with(
+        1,
+        &[
+            "testtrace-0000.bin: byte 0: wrong magic",
+            "not a DUMPI trace",
+        ],
+    );
 }
 
 #[test]
@@ -219,8 +263,13 @@ fn an_unknown_or_unrecordable_function_label_is_refused_where_it_is() {
     let body = body_offset(&std::fs::read(&bin).unwrap());
     // The first record's label follows the two 4-byte time biases.
     let label = body + 8;
-    for (value, needle) in [(1000u16, "unknown function label 1000"), (128, "MPI_Pcontrol is never recorded")] {
-        rewrite(&bin, |b| b[label..label + 2].copy_from_slice(&value.to_be_bytes()));
+    for (value, needle) in [
+        (1000u16, "unknown function label 1000"),
+        (128, "MPI_Pcontrol is never recorded"),
+    ] {
+        rewrite(&bin, |b| {
+            b[label..label + 2].copy_from_slice(&value.to_be_bytes())
+        });
         orcs(&["trace", "dump", &bin.to_string_lossy()])
             .fails_with(1, &[&format!("testtrace-0000.bin: byte {label}: "), needle]);
     }
@@ -236,10 +285,15 @@ fn an_array_count_past_the_end_of_the_file_is_a_truncation_not_an_allocation() {
     // of times, then argc.
     assert_eq!(&bytes[body + 8..body + 11], &[0, 124, 0x4f]);
     let argc = body + 8 + 2 + 1 + 2 + 24;
-    rewrite(&bin, |b| b[argc..argc + 4].copy_from_slice(&i32::MAX.to_be_bytes()));
+    rewrite(&bin, |b| {
+        b[argc..argc + 4].copy_from_slice(&i32::MAX.to_be_bytes())
+    });
     orcs(&["trace", "dump", &bin.to_string_lossy()]).fails_with(
         1,
-        &["testtrace-0000.bin: byte ", "the file ends inside argument 'argv' of MPI_Init"],
+        &[
+            "testtrace-0000.bin: byte ",
+            "the file ends inside argument 'argv' of MPI_Init",
+        ],
     );
 }
 
@@ -251,7 +305,11 @@ fn a_missing_rank_file_or_a_disagreeing_meta_is_refused() {
     std::fs::remove_file(dir.path().join("testtrace-0002.bin")).unwrap();
     orcs(&["trace", "dump", &meta_arg]).fails_with(
         1,
-        &["testtrace.meta: the file of rank 2", "testtrace-0002.bin", "is missing (numprocs=4)"],
+        &[
+            "testtrace.meta: the file of rank 2",
+            "testtrace-0002.bin",
+            "is missing (numprocs=4)",
+        ],
     );
     let dir = broken_copy();
     let meta = dir.path().join("testtrace.meta");
@@ -259,12 +317,18 @@ fn a_missing_rank_file_or_a_disagreeing_meta_is_refused() {
     std::fs::write(&meta, text.replace("numprocs=4", "numprocs=3")).unwrap();
     orcs(&["trace", "dump", &meta.to_string_lossy()]).fails_with(
         1,
-        &["numprocs=3, but", "testtrace-0003.bin", "does not match the rank files"],
+        &[
+            "numprocs=3, but",
+            "testtrace-0003.bin",
+            "does not match the rank files",
+        ],
     );
     let dir = broken_copy();
     let meta = dir.path().join("testtrace.meta");
     let text = std::fs::read_to_string(&meta).unwrap();
     std::fs::write(&meta, text.replace("subversion=0", "subversion=7")).unwrap();
-    orcs(&["trace", "dump", &meta.to_string_lossy()])
-        .fails_with(1, &["testtrace-0000.bin: byte ", "version 1.0.0", "subversion=7"]);
+    orcs(&["trace", "dump", &meta.to_string_lossy()]).fails_with(
+        1,
+        &["testtrace-0000.bin: byte ", "version 1.0.0", "subversion=7"],
+    );
 }

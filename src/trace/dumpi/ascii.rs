@@ -66,7 +66,11 @@ pub fn write_footer(out: &mut impl Write, footer: Option<&Footer>) -> io::Result
 /// The datatype-size lines.
 pub fn write_sizes(out: &mut impl Write, sizes: &[i32]) -> io::Result<()> {
     for (id, size) in sizes.iter().enumerate() {
-        writeln!(out, "Datatype {id} ({}) has size {size}", datatype_name(id as i64))?;
+        writeln!(
+            out,
+            "Datatype {id} ({}) has size {size}",
+            datatype_name(id as i64)
+        )?;
     }
     Ok(())
 }
@@ -74,16 +78,37 @@ pub fn write_sizes(out: &mut impl Write, sizes: &[i32]) -> io::Result<()> {
 /// One call: the entering line, its arguments, the returning line.
 pub fn write_record(out: &mut impl Write, rec: &Record, file: &RankFile) -> io::Result<()> {
     let call = rec.layout();
-    write_moment(out, call.name, "entering", rec.wall.start, rec.cpu.start, rec.thread)?;
+    write_moment(
+        out,
+        call.name,
+        "entering",
+        rec.wall.start,
+        rec.cpu.start,
+        rec.thread,
+    )?;
     write_perf(out, rec, file, |p| p.0)?;
     for i in call.print_order() {
         write_arg(out, rec, i, &call.args[i], file)?;
     }
-    write_moment(out, call.name, "returning", rec.wall.stop, rec.cpu.stop, rec.thread)?;
+    write_moment(
+        out,
+        call.name,
+        "returning",
+        rec.wall.stop,
+        rec.cpu.stop,
+        rec.thread,
+    )?;
     write_perf(out, rec, file, |p| p.1)
 }
 
-fn write_moment(out: &mut impl Write, name: &str, what: &str, wall: Clock, cpu: Clock, thread: u16) -> io::Result<()> {
+fn write_moment(
+    out: &mut impl Write,
+    name: &str,
+    what: &str,
+    wall: Clock,
+    cpu: Clock,
+    thread: u16,
+) -> io::Result<()> {
     writeln!(
         out,
         "{name} {what} at walltime {}.{:09}, cputime {}.{:09} seconds in thread {thread}.",
@@ -91,7 +116,12 @@ fn write_moment(out: &mut impl Write, name: &str, what: &str, wall: Clock, cpu: 
     )
 }
 
-fn write_perf(out: &mut impl Write, rec: &Record, file: &RankFile, pick: impl Fn(&(i64, i64)) -> i64) -> io::Result<()> {
+fn write_perf(
+    out: &mut impl Write,
+    rec: &Record,
+    file: &RankFile,
+    pick: impl Fn(&(i64, i64)) -> i64,
+) -> io::Result<()> {
     if rec.perf.is_empty() {
         return Ok(());
     }
@@ -108,7 +138,10 @@ fn write_perf(out: &mut impl Write, rec: &Record, file: &RankFile, pick: impl Fn
 
 /// The C string a byte buffer makes: up to its first NUL.
 fn c_string(bytes: &[u8]) -> &[u8] {
-    bytes.iter().position(|&b| b == 0).map_or(bytes, |n| &bytes[..n])
+    bytes
+        .iter()
+        .position(|&b| b == 0)
+        .map_or(bytes, |n| &bytes[..n])
 }
 
 fn write_list<T: std::fmt::Display>(
@@ -132,7 +165,13 @@ fn print_len(rec: &Record, i: usize, arg: &Arg) -> i64 {
     arg.len_arg().map_or(rec.int(i), |l| rec.int(l))
 }
 
-fn write_arg(out: &mut impl Write, rec: &Record, i: usize, arg: &Arg, file: &RankFile) -> io::Result<()> {
+fn write_arg(
+    out: &mut impl Write,
+    rec: &Record,
+    i: usize,
+    arg: &Arg,
+    file: &RankFile,
+) -> io::Result<()> {
     let name = arg.name;
     let v = rec.int(i);
     match arg.kind {
@@ -150,21 +189,88 @@ fn write_arg(out: &mut impl Write, rec: &Record, i: usize, arg: &Arg, file: &Ran
         Kind::Comm => writeln!(out, "MPI_Comm {name}={v} ({})", comm_name(v)),
         Kind::Datatype => writeln!(out, "MPI_Datatype {name}={v} ({})", datatype_name(v)),
         Kind::Group => writeln!(out, "MPI_Group {name}={v} ({})", group_name(v)),
-        Kind::Info => writeln!(out, "MPI_Info {name}={v} ({})", if v >= 1 { "user-info" } else { "MPI_INFO_NULL" }),
-        Kind::File => writeln!(out, "MPI_File {name}={v} ({})", if v != 0 { "user-file" } else { "DUMPI_FILE_NULL" }),
+        Kind::Info => writeln!(
+            out,
+            "MPI_Info {name}={v} ({})",
+            if v >= 1 { "user-info" } else { "MPI_INFO_NULL" }
+        ),
+        Kind::File => writeln!(
+            out,
+            "MPI_File {name}={v} ({})",
+            if v != 0 {
+                "user-file"
+            } else {
+                "DUMPI_FILE_NULL"
+            }
+        ),
         Kind::Op => writeln!(out, "MPI_Op {name}={v} ({})", op_name(v)),
-        Kind::Win => named_int(out, name, v, if v != 0 { "user-defined-win" } else { "DUMPI_WIN_NULL" }),
+        Kind::Win => named_int(
+            out,
+            name,
+            v,
+            if v != 0 {
+                "user-defined-win"
+            } else {
+                "DUMPI_WIN_NULL"
+            },
+        ),
         Kind::Errhandler => named_int(out, name, v, errhandler_name(v)),
         Kind::Keyval => named_int(out, name, v, keyval_name(v)),
         Kind::Combiner => named_int(out, name, v, combiner_name(v)),
         Kind::Comparison => named_int(out, name, v, comparison_name(v)),
         Kind::Filemode => named_int(out, name, v, filemode_name(v)),
-        Kind::Locktype => named_int(out, name, v, pick(v, &["DUMPI_LOCKTYPE_ERROR", "MPI_LOCK_SHARED", "MPI_LOCK_EXCLUSIVE"])),
-        Kind::Ordering => named_int(out, name, v, pick(v, &["DUMPI_ORDERING_ERROR", "MPI_ORDER_C", "MPI_ORDER_FORTRAN"])),
+        Kind::Locktype => named_int(
+            out,
+            name,
+            v,
+            pick(
+                v,
+                &[
+                    "DUMPI_LOCKTYPE_ERROR",
+                    "MPI_LOCK_SHARED",
+                    "MPI_LOCK_EXCLUSIVE",
+                ],
+            ),
+        ),
+        Kind::Ordering => named_int(
+            out,
+            name,
+            v,
+            pick(
+                v,
+                &["DUMPI_ORDERING_ERROR", "MPI_ORDER_C", "MPI_ORDER_FORTRAN"],
+            ),
+        ),
         Kind::Threadlevel => named_int(out, name, v, threadlevel_name(v)),
-        Kind::Topology => named_int(out, name, v, pick(v, &["DUMPI_TOPOLOGY_ERROR", "MPI_GRAPH", "MPI_CART", "MPI_UNDEFINED"])),
+        Kind::Topology => named_int(
+            out,
+            name,
+            v,
+            pick(
+                v,
+                &[
+                    "DUMPI_TOPOLOGY_ERROR",
+                    "MPI_GRAPH",
+                    "MPI_CART",
+                    "MPI_UNDEFINED",
+                ],
+            ),
+        ),
         Kind::Typeclass => named_int(out, name, v, typeclass_name(v)),
-        Kind::Whence => named_int(out, name, v, pick(v, &["DUMPI_WHENCE_ERROR", "MPI_SEEK_SET", "MPI_SEEK_CUR", "MPI_SEEK_END"])),
+        Kind::Whence => named_int(
+            out,
+            name,
+            v,
+            pick(
+                v,
+                &[
+                    "DUMPI_WHENCE_ERROR",
+                    "MPI_SEEK_SET",
+                    "MPI_SEEK_CUR",
+                    "MPI_SEEK_END",
+                ],
+            ),
+        ),
         Kind::WinAssert => {
             write!(out, "int {name}={v} (")?;
             write_win_assert(out, v)?;
@@ -193,16 +299,24 @@ fn write_arg(out: &mut impl Write, rec: &Record, i: usize, arg: &Arg, file: &Ran
             let len = print_len(rec, i, arg);
             write!(out, "int {name}[{len}]=")?;
             match rec.ints(i) {
-                Some(items) if len >= 1 => write_list(out, "[", items.iter().take(len as usize), "]\n"),
+                Some(items) if len >= 1 => {
+                    write_list(out, "[", items.iter().take(len as usize), "]\n")
+                }
                 _ => out.write_all(b"<IGNORED>\n"),
             }
         }
         Kind::Requests | Kind::IoRequests => {
             let len = print_len(rec, i, arg);
-            let ty = if arg.kind == Kind::Requests { "MPI_Request" } else { "MPIO_Request" };
+            let ty = if arg.kind == Kind::Requests {
+                "MPI_Request"
+            } else {
+                "MPIO_Request"
+            };
             write!(out, "{ty} {name}[{len}]=")?;
             match rec.ints(i) {
-                Some(items) if len >= 0 => write_list(out, "[", items.iter().take(len as usize), "]\n"),
+                Some(items) if len >= 0 => {
+                    write_list(out, "[", items.iter().take(len as usize), "]\n")
+                }
                 _ => out.write_all(b"<IGNORED>\n"),
             }
         }
@@ -221,7 +335,12 @@ fn write_arg(out: &mut impl Write, rec: &Record, i: usize, arg: &Arg, file: &Ran
     }
 }
 
-fn annotated_int(out: &mut impl Write, name: &str, v: i64, notes: &[(i64, &str)]) -> io::Result<()> {
+fn annotated_int(
+    out: &mut impl Write,
+    name: &str,
+    v: i64,
+    notes: &[(i64, &str)],
+) -> io::Result<()> {
     match notes.iter().find(|(value, _)| *value == v) {
         Some((_, note)) => writeln!(out, "int {name}={v} ({note})"),
         None => writeln!(out, "int {name}={v}"),
@@ -254,7 +373,13 @@ fn write_statuses(out: &mut impl Write, statuses: Option<&[Status]>, count: i64)
 
 /// A string array; a negative length (a NULL-terminated list) prints the strings
 /// without separators, as the reference tool does.
-fn write_texts(out: &mut impl Write, rec: &Record, i: usize, name: &str, len: i64) -> io::Result<()> {
+fn write_texts(
+    out: &mut impl Write,
+    rec: &Record,
+    i: usize,
+    name: &str,
+    len: i64,
+) -> io::Result<()> {
     write!(out, "string {name}[{len}]=")?;
     let Some(strings) = rec.texts(i).filter(|_| len != 0) else {
         return out.write_all(b"<IGNORED>\n");
@@ -272,7 +397,13 @@ fn write_texts(out: &mut impl Write, rec: &Record, i: usize, name: &str, len: i6
     out.write_all(b"]\n")
 }
 
-fn write_text_lists(out: &mut impl Write, rec: &Record, i: usize, name: &str, len: i64) -> io::Result<()> {
+fn write_text_lists(
+    out: &mut impl Write,
+    rec: &Record,
+    i: usize,
+    name: &str,
+    len: i64,
+) -> io::Result<()> {
     write!(out, "string {name}[{len}][-2]=")?;
     let Some(lists) = rec.lists(i).filter(|_| len != 0) else {
         return out.write_all(b"<IGNORED>\n");
@@ -296,7 +427,13 @@ fn write_text_lists(out: &mut impl Write, rec: &Record, i: usize, name: &str, le
 }
 
 /// Rank triples: one bracketed line each, and no newline after the closing bracket.
-fn write_ranges(out: &mut impl Write, rec: &Record, i: usize, name: &str, len: i64) -> io::Result<()> {
+fn write_ranges(
+    out: &mut impl Write,
+    rec: &Record,
+    i: usize,
+    name: &str,
+    len: i64,
+) -> io::Result<()> {
     write!(out, "int {name}[{len}][3]=")?;
     let Some(lists) = rec.lists(i).filter(|_| len >= 1) else {
         return out.write_all(b"<IGNORED>\n");
@@ -312,41 +449,95 @@ fn write_ranges(out: &mut impl Write, rec: &Record, i: usize, name: &str, len: i
 }
 
 fn pick(v: i64, names: &[&'static str]) -> &'static str {
-    usize::try_from(v).ok().and_then(|k| names.get(k)).map_or(names[0], |n| n)
+    usize::try_from(v)
+        .ok()
+        .and_then(|k| names.get(k))
+        .map_or(names[0], |n| n)
 }
 
 /// Names of the predefined datatypes, by DUMPI id.
 const DATATYPES: [&str; 28] = [
-    "MPI_DATATYPE_ERROR", "MPI_DATATYPE_NULL", "MPI_CHAR", "MPI_SIGNED_CHAR",
-    "MPI_UNSIGNED_CHAR", "MPI_BYTE", "MPI_WCHAR", "MPI_SHORT", "MPI_UNSIGNED_SHORT",
-    "MPI_INT", "MPI_UNSIGNED", "MPI_LONG", "MPI_UNSIGNED_LONG", "MPI_FLOAT", "MPI_DOUBLE",
-    "MPI_LONG_DOUBLE", "MPI_LONG_LONG_INT", "MPI_UNSIGNED_LONG_LONG", "MPI_LONG_LONG",
-    "MPI_PACKED", "MPI_LB", "MPI_UB", "MPI_FLOAT_INT", "MPI_DOUBLE_INT", "MPI_LONG_INT",
-    "MPI_SHORT_INT", "MPI_2INT", "MPI_LONG_DOUBLE_INT",
+    "MPI_DATATYPE_ERROR",
+    "MPI_DATATYPE_NULL",
+    "MPI_CHAR",
+    "MPI_SIGNED_CHAR",
+    "MPI_UNSIGNED_CHAR",
+    "MPI_BYTE",
+    "MPI_WCHAR",
+    "MPI_SHORT",
+    "MPI_UNSIGNED_SHORT",
+    "MPI_INT",
+    "MPI_UNSIGNED",
+    "MPI_LONG",
+    "MPI_UNSIGNED_LONG",
+    "MPI_FLOAT",
+    "MPI_DOUBLE",
+    "MPI_LONG_DOUBLE",
+    "MPI_LONG_LONG_INT",
+    "MPI_UNSIGNED_LONG_LONG",
+    "MPI_LONG_LONG",
+    "MPI_PACKED",
+    "MPI_LB",
+    "MPI_UB",
+    "MPI_FLOAT_INT",
+    "MPI_DOUBLE_INT",
+    "MPI_LONG_INT",
+    "MPI_SHORT_INT",
+    "MPI_2INT",
+    "MPI_LONG_DOUBLE_INT",
 ];
 
 /// The name `dumpi2ascii` gives datatype id `v`.
 pub fn datatype_name(v: i64) -> &'static str {
-    usize::try_from(v).ok().and_then(|k| DATATYPES.get(k)).map_or("user-defined-datatype", |n| n)
+    usize::try_from(v)
+        .ok()
+        .and_then(|k| DATATYPES.get(k))
+        .map_or("user-defined-datatype", |n| n)
 }
 
 fn comm_name(v: i64) -> &'static str {
-    let names = ["MPI_COMM_ERROR", "MPI_COMM_NULL", "MPI_COMM_WORLD", "MPI_COMM_SELF"];
-    usize::try_from(v).ok().and_then(|k| names.get(k)).map_or("user-defined-comm", |n| n)
+    let names = [
+        "MPI_COMM_ERROR",
+        "MPI_COMM_NULL",
+        "MPI_COMM_WORLD",
+        "MPI_COMM_SELF",
+    ];
+    usize::try_from(v)
+        .ok()
+        .and_then(|k| names.get(k))
+        .map_or("user-defined-comm", |n| n)
 }
 
 fn group_name(v: i64) -> &'static str {
     let names = ["MPI_GROUP_ERROR", "MPI_GROUP_NULL", "MPI_GROUP_EMPTY"];
-    usize::try_from(v).ok().and_then(|k| names.get(k)).map_or("user-defined-group", |n| n)
+    usize::try_from(v)
+        .ok()
+        .and_then(|k| names.get(k))
+        .map_or("user-defined-group", |n| n)
 }
 
 fn op_name(v: i64) -> &'static str {
     let names = [
-        "MPI_OP_ERROR", "MPI_MAX", "MPI_MIN", "MPI_SUM", "MPI_PROD", "MPI_LAND", "MPI_BAND",
-        "MPI_LOR", "MPI_BOR", "MPI_LXOR", "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE",
+        "MPI_OP_ERROR",
+        "MPI_MAX",
+        "MPI_MIN",
+        "MPI_SUM",
+        "MPI_PROD",
+        "MPI_LAND",
+        "MPI_BAND",
+        "MPI_LOR",
+        "MPI_BOR",
+        "MPI_LXOR",
+        "MPI_BXOR",
+        "MPI_MINLOC",
+        "MPI_MAXLOC",
+        "MPI_REPLACE",
         "MPI_OP_NULL",
     ];
-    usize::try_from(v).ok().and_then(|k| names.get(k)).map_or("user-defined-op", |n| n)
+    usize::try_from(v)
+        .ok()
+        .and_then(|k| names.get(k))
+        .map_or("user-defined-op", |n| n)
 }
 
 fn errhandler_name(v: i64) -> &'static str {
@@ -359,37 +550,79 @@ fn errhandler_name(v: i64) -> &'static str {
 
 fn keyval_name(v: i64) -> &'static str {
     let names = [
-        "MPI_TAG_UB", "MPI_HOST", "MPI_IO", "MPI_WTIME_IS_GLOBAL", "MPI_UNIVERSE_SIZE",
-        "MPI_LASTUSEDCODE", "MPI_APPNUM", "MPI_WIN_BASE", "MPI_WIN_SIZE", "MPI_WIN_DISP_UNIT",
+        "MPI_TAG_UB",
+        "MPI_HOST",
+        "MPI_IO",
+        "MPI_WTIME_IS_GLOBAL",
+        "MPI_UNIVERSE_SIZE",
+        "MPI_LASTUSEDCODE",
+        "MPI_APPNUM",
+        "MPI_WIN_BASE",
+        "MPI_WIN_SIZE",
+        "MPI_WIN_DISP_UNIT",
     ];
-    usize::try_from(v).ok().and_then(|k| names.get(k)).map_or("user-defined-keyval", |n| n)
+    usize::try_from(v)
+        .ok()
+        .and_then(|k| names.get(k))
+        .map_or("user-defined-keyval", |n| n)
 }
 
 fn combiner_name(v: i64) -> &'static str {
     let names = [
-        "MPI_COMBINER_ERROR", "MPI_COMBINER_NAMED", "MPI_COMBINER_DUP",
-        "MPI_COMBINER_CONTIGUOUS", "MPI_COMBINER_VECTOR", "MPI_COMBINER_HVECTOR_INTEGER",
-        "MPI_COMBINER_HVECTOR", "MPI_COMBINER_INDEXED", "MPI_COMBINER_HINDEXED_INTEGER",
-        "MPI_COMBINER_HINDEXED", "MPI_COMBINER_INDEXED_BLOCK", "MPI_COMBINER_STRUCT_INTEGER",
-        "MPI_COMBINER_STRUCT", "MPI_COMBINER_SUBARRAY", "MPI_COMBINER_DARRAY",
-        "MPI_COMBINER_F90_REAL", "MPI_COMBINER_F90_COMPLEX", "MPI_COMBINER_F90_INTEGER",
+        "MPI_COMBINER_ERROR",
+        "MPI_COMBINER_NAMED",
+        "MPI_COMBINER_DUP",
+        "MPI_COMBINER_CONTIGUOUS",
+        "MPI_COMBINER_VECTOR",
+        "MPI_COMBINER_HVECTOR_INTEGER",
+        "MPI_COMBINER_HVECTOR",
+        "MPI_COMBINER_INDEXED",
+        "MPI_COMBINER_HINDEXED_INTEGER",
+        "MPI_COMBINER_HINDEXED",
+        "MPI_COMBINER_INDEXED_BLOCK",
+        "MPI_COMBINER_STRUCT_INTEGER",
+        "MPI_COMBINER_STRUCT",
+        "MPI_COMBINER_SUBARRAY",
+        "MPI_COMBINER_DARRAY",
+        "MPI_COMBINER_F90_REAL",
+        "MPI_COMBINER_F90_COMPLEX",
+        "MPI_COMBINER_F90_INTEGER",
         "MPI_COMBINER_RESIZED",
     ];
-    usize::try_from(v).ok().and_then(|k| names.get(k)).map_or("DUMPI_COMBINER_ERROR", |n| n)
+    usize::try_from(v)
+        .ok()
+        .and_then(|k| names.get(k))
+        .map_or("DUMPI_COMBINER_ERROR", |n| n)
 }
 
 fn comparison_name(v: i64) -> &'static str {
-    let names = ["MPI_COMPARISON_ERROR", "MPI_IDENT", "MPI_CONGRUENT", "MPI_SIMILAR", "MPI_UNEQUAL"];
-    usize::try_from(v).ok().and_then(|k| names.get(k)).map_or("undefined-comparison", |n| n)
+    let names = [
+        "MPI_COMPARISON_ERROR",
+        "MPI_IDENT",
+        "MPI_CONGRUENT",
+        "MPI_SIMILAR",
+        "MPI_UNEQUAL",
+    ];
+    usize::try_from(v)
+        .ok()
+        .and_then(|k| names.get(k))
+        .map_or("undefined-comparison", |n| n)
 }
 
 fn filemode_name(v: i64) -> &'static str {
     pick(
         v,
         &[
-            "DUMPI_FILEMODE_ERROR", "MPI_MODE_RDONLY", "MPI_MODE_RDWR", "MPI_MODE_WRONLY",
-            "MPI_MODE_CREATE", "MPI_MODE_EXCL", "MPI_MODE_DELETE_ON_CLOSE",
-            "MPI_MODE_UNIQUE_OPEN", "MPI_MODE_SEQUENTIAL", "MPI_MODE_APPEND",
+            "DUMPI_FILEMODE_ERROR",
+            "MPI_MODE_RDONLY",
+            "MPI_MODE_RDWR",
+            "MPI_MODE_WRONLY",
+            "MPI_MODE_CREATE",
+            "MPI_MODE_EXCL",
+            "MPI_MODE_DELETE_ON_CLOSE",
+            "MPI_MODE_UNIQUE_OPEN",
+            "MPI_MODE_SEQUENTIAL",
+            "MPI_MODE_APPEND",
         ],
     )
 }
@@ -398,8 +631,11 @@ fn threadlevel_name(v: i64) -> &'static str {
     pick(
         v,
         &[
-            "DUMPI_THREADLEVEL_ERROR", "MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
-            "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE",
+            "DUMPI_THREADLEVEL_ERROR",
+            "MPI_THREAD_SINGLE",
+            "MPI_THREAD_FUNNELED",
+            "MPI_THREAD_SERIALIZED",
+            "MPI_THREAD_MULTIPLE",
         ],
     )
 }
@@ -407,14 +643,22 @@ fn threadlevel_name(v: i64) -> &'static str {
 fn typeclass_name(v: i64) -> &'static str {
     pick(
         v,
-        &["DUMPI_TYPECLASS_ERROR", "MPI_TYPECLASS_REAL", "MPI_TYPECLASS_INTEGER", "MPI_TYPECLASS_COMPLEX"],
+        &[
+            "DUMPI_TYPECLASS_ERROR",
+            "MPI_TYPECLASS_REAL",
+            "MPI_TYPECLASS_INTEGER",
+            "MPI_TYPECLASS_COMPLEX",
+        ],
     )
 }
 
 /// A window assertion: `DUMPI_MODE_NONE`, or its `MPI_MODE_*` bits joined by `|`.
 fn write_win_assert(out: &mut impl Write, v: i64) -> io::Result<()> {
     const BITS: [&str; 5] = [
-        "MPI_MODE_NOCHECK", "MPI_MODE_NOSTORE", "MPI_MODE_NOPUT", "MPI_MODE_NOPRECEDE",
+        "MPI_MODE_NOCHECK",
+        "MPI_MODE_NOSTORE",
+        "MPI_MODE_NOPUT",
+        "MPI_MODE_NOPRECEDE",
         "MPI_MODE_NOSUCCEED",
     ];
     match v {

@@ -10,8 +10,13 @@ use super::DumpiError;
 use crate::error::LocatedError;
 use flate2::read::MultiGzDecoder;
 use std::fs::File;
-use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::io::{self, BufReader, Cursor, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A seekable byte source that can move to a worker thread.
+trait ReadSeek: Read + Seek + Send {}
+impl<T: Read + Seek + Send> ReadSeek for T {}
 
 /// The 8 bytes at the start of every `.bin` file, and at the start of its index.
 pub const HEAD_MAGIC: u64 = 0xffaa_dd44_554d_5049;
@@ -89,7 +94,7 @@ pub struct Footer {
 pub struct RankFile {
     /// The file as the user named it (messages use it).
     pub name: String,
-    path: PathBuf,
+    origin: Origin,
     gzip: bool,
     /// Size of the (uncompressed) content.
     pub len: u64,
@@ -108,6 +113,15 @@ pub struct RankFile {
     pub addresses: Vec<(u64, Vec<u8>)>,
     /// The size in bytes of every datatype id, when the file has the table.
     pub sizes: Option<Vec<i32>>,
+}
+
+/// Where a rank file's bytes are.
+#[derive(Debug)]
+enum Origin {
+    /// A file on disk.
+    Path(PathBuf),
+    /// Bytes in memory.
+    Memory(Arc<[u8]>),
 }
 
 /// Maps a short read to the error naming the file, the offset and what was expected.
@@ -130,18 +144,19 @@ pub(crate) fn short<'a>(name: &'a str, what: &str) -> impl Fn(Short) -> DumpiErr
 impl RankFile {
     /// Opens `path` (named `name` in messages) and reads its index and small sections.
     pub fn open(path: &Path, name: &str) -> Result<RankFile, DumpiError> {
-        let io_err = |source| DumpiError::Io {
-            path: name.to_string(),
-            source,
-        };
-        let mut file = File::open(path).map_err(io_err)?;
-        let mut sniff = [0u8; 2];
-        let got = read_up_to(&mut file, &mut sniff).map_err(io_err)?;
-        let gzip = got == 2 && sniff == [0x1f, 0x8b];
+        RankFile::read(Origin::Path(path.to_path_buf()), name)
+    }
+
+    /// Reads a rank file held in memory (plain or gzip), named `name` in messages.
+    pub fn from_bytes(bytes: impl Into<Arc<[u8]>>, name: &str) -> Result<RankFile, DumpiError> {
+        RankFile::read(Origin::Memory(bytes.into()), name)
+    }
+
+    fn read(origin: Origin, name: &str) -> Result<RankFile, DumpiError> {
         let mut rank = RankFile {
             name: name.to_string(),
-            path: path.to_path_buf(),
-            gzip,
+            origin,
+            gzip: false,
             len: 0,
             index: Index::default(),
             header: Header::default(),
@@ -151,6 +166,9 @@ impl RankFile {
             addresses: Vec::new(),
             sizes: None,
         };
+        let mut sniff = [0u8; 2];
+        let got = read_up_to(&mut rank.raw()?, &mut sniff).map_err(|e| rank.io_err(e))?;
+        rank.gzip = got == 2 && sniff == [0x1f, 0x8b];
         let (len, tail) = rank.length_and_tail()?;
         rank.len = len;
         rank.check_magic()?;
@@ -159,18 +177,30 @@ impl RankFile {
         Ok(rank)
     }
 
-    /// A reader of the content from absolute offset `offset` on.
-    pub(crate) fn reader_at(&self, offset: u64) -> Result<Bytes<Box<dyn Read + Send>>, DumpiError> {
-        let io_err = |source| DumpiError::Io {
+    fn io_err(&self, source: io::Error) -> DumpiError {
+        DumpiError::Io {
             path: self.name.clone(),
             source,
-        };
-        let mut file = File::open(&self.path).map_err(io_err)?;
-        if !self.gzip {
-            file.seek(SeekFrom::Start(offset)).map_err(io_err)?;
-            return Ok(Bytes::new(Box::new(file), offset));
         }
-        let source: Box<dyn Read + Send> = Box::new(MultiGzDecoder::new(BufReader::new(file)));
+    }
+
+    /// The stored bytes from the start (compressed, for a gzip file).
+    fn raw(&self) -> Result<Box<dyn ReadSeek>, DumpiError> {
+        Ok(match &self.origin {
+            Origin::Path(path) => Box::new(File::open(path).map_err(|e| self.io_err(e))?),
+            Origin::Memory(bytes) => Box::new(Cursor::new(Arc::clone(bytes))),
+        })
+    }
+
+    /// A reader of the content from absolute offset `offset` on.
+    pub(crate) fn reader_at(&self, offset: u64) -> Result<Bytes<Box<dyn Read + Send>>, DumpiError> {
+        let mut raw = self.raw()?;
+        if !self.gzip {
+            raw.seek(SeekFrom::Start(offset))
+                .map_err(|e| self.io_err(e))?;
+            return Ok(Bytes::new(Box::new(raw), offset));
+        }
+        let source: Box<dyn Read + Send> = Box::new(MultiGzDecoder::new(BufReader::new(raw)));
         let mut bytes = Bytes::new(source, 0);
         bytes
             .skip(offset)
@@ -180,20 +210,17 @@ impl RankFile {
 
     /// The content's length and its last (up to) 64 bytes, where the index is.
     fn length_and_tail(&self) -> Result<(u64, Vec<u8>), DumpiError> {
-        let io_err = |source| DumpiError::Io {
-            path: self.name.clone(),
-            source,
-        };
-        let mut file = File::open(&self.path).map_err(io_err)?;
+        let mut raw = self.raw()?;
         if !self.gzip {
-            let len = file.metadata().map_err(io_err)?.len();
+            let len = raw.seek(SeekFrom::End(0)).map_err(|e| self.io_err(e))?;
             let keep = len.min(64);
-            file.seek(SeekFrom::Start(len - keep)).map_err(io_err)?;
+            raw.seek(SeekFrom::Start(len - keep))
+                .map_err(|e| self.io_err(e))?;
             let mut tail = vec![0; keep as usize];
-            file.read_exact(&mut tail).map_err(io_err)?;
+            raw.read_exact(&mut tail).map_err(|e| self.io_err(e))?;
             return Ok((len, tail));
         }
-        let mut decoder = MultiGzDecoder::new(BufReader::new(file));
+        let mut decoder = MultiGzDecoder::new(BufReader::new(raw));
         let mut chunk = vec![0u8; 1 << 16];
         let mut tail = Vec::with_capacity(128);
         let mut len = 0u64;
@@ -202,7 +229,7 @@ impl RankFile {
                 Ok(0) => break,
                 Ok(n) => n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(io_err(e)),
+                Err(e) => return Err(self.io_err(e)),
             };
             len += got as u64;
             tail.extend_from_slice(&chunk[got.saturating_sub(64)..got]);
@@ -225,7 +252,9 @@ impl RankFile {
             return Err(LocatedError::at_byte(
                 &self.name,
                 0,
-                format!("wrong magic {magic:016x}: not a DUMPI trace file (expected ffaadd44554d5049)"),
+                format!(
+                    "wrong magic {magic:016x}: not a DUMPI trace file (expected ffaadd44554d5049)"
+                ),
             )
             .into());
         }
@@ -236,7 +265,14 @@ impl RankFile {
     /// read.
     fn read_sections(&mut self) -> Result<(), DumpiError> {
         let ix = self.index;
-        let sections = [ix.header, ix.footer, ix.keyvals, ix.perf_labels, ix.addresses, ix.sizes];
+        let sections = [
+            ix.header,
+            ix.footer,
+            ix.keyvals,
+            ix.perf_labels,
+            ix.addresses,
+            ix.sizes,
+        ];
         let Some(first) = sections.iter().copied().filter(|&o| o > 0).min() else {
             return Ok(());
         };
@@ -267,7 +303,10 @@ impl RankFile {
         if ix.keyvals > 0 {
             let mut r = at(ix.keyvals);
             self.keyvals = read_list(&mut r, &name, "keyval record", |r| {
-                Ok((read_string(r, &name, "a key")?, read_string(r, &name, "a value")?))
+                Ok((
+                    read_string(r, &name, "a key")?,
+                    read_string(r, &name, "a value")?,
+                ))
             })?;
         }
         if ix.perf_labels > 0 {
@@ -372,7 +411,12 @@ fn check_index(name: &str, len: u64, index: &Index) -> Result<(), DumpiError> {
         }
     }
     if index.body == 0 {
-        return Err(LocatedError::at_byte(name, start, "the index has no call stream (body offset 0)").into());
+        return Err(LocatedError::at_byte(
+            name,
+            start,
+            "the index has no call stream (body offset 0)",
+        )
+        .into());
     }
     Ok(())
 }
@@ -381,7 +425,8 @@ fn check_index(name: &str, len: u64, index: &Index) -> Result<(), DumpiError> {
 fn read_string<R: Read>(r: &mut Bytes<R>, name: &str, what: &str) -> Result<Vec<u8>, DumpiError> {
     let len = r.u16().map_err(short(name, what))?;
     let mut out = Vec::with_capacity(len as usize);
-    r.bytes_into(len as usize, &mut out).map_err(short(name, what))?;
+    r.bytes_into(len as usize, &mut out)
+        .map_err(short(name, what))?;
     Ok(out)
 }
 
@@ -393,9 +438,16 @@ fn read_list<R: Read, T>(
     mut item: impl FnMut(&mut Bytes<R>) -> Result<T, DumpiError>,
 ) -> Result<Vec<T>, DumpiError> {
     let at = r.offset();
-    let count = r.u32().map_err(short(name, &format!("the count of the {what}")))? as i32;
+    let count = r
+        .u32()
+        .map_err(short(name, &format!("the count of the {what}")))? as i32;
     if count < 0 {
-        return Err(LocatedError::at_byte(name, at, format!("negative count {count} of the {what}")).into());
+        return Err(LocatedError::at_byte(
+            name,
+            at,
+            format!("negative count {count} of the {what}"),
+        )
+        .into());
     }
     // No reservation from the count: a wrong count fails at the end of the file.
     let mut items = Vec::new();
@@ -405,7 +457,11 @@ fn read_list<R: Read, T>(
     Ok(items)
 }
 
-fn read_i32s<R: Read>(r: &mut Bytes<R>, name: &str, what: &str) -> Result<(i32, Vec<i32>), DumpiError> {
+fn read_i32s<R: Read>(
+    r: &mut Bytes<R>,
+    name: &str,
+    what: &str,
+) -> Result<(i32, Vec<i32>), DumpiError> {
     let count = r.u32().map_err(short(name, what))? as i32;
     let mut items = Vec::new();
     for _ in 0..count.max(0) {

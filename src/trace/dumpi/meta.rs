@@ -36,7 +36,10 @@ impl Meta {
 
     /// The value of `key`, if present.
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.entries
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -70,8 +73,13 @@ impl Trace {
             path: name.clone(),
             source,
         })?;
-        let text = String::from_utf8(bytes)
-            .map_err(|e| LocatedError::at_byte(&name, e.utf8_error().valid_up_to() as u64, "a .meta file is text (expected UTF-8)"))?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            LocatedError::at_byte(
+                &name,
+                e.utf8_error().valid_up_to() as u64,
+                "a .meta file is text (expected UTF-8)",
+            )
+        })?;
         let meta = Meta::parse(&text, &name)?;
         let ranks = rank_paths(&meta, path, &name)?;
         Ok(Trace {
@@ -95,21 +103,34 @@ impl Trace {
 /// The rank number in a name ending `-NNNN.bin` (or `.bin.gz`).
 fn rank_of(path: &Path) -> Option<u32> {
     let name = path.file_name()?.to_str()?;
-    let stem = name.strip_suffix(".gz").unwrap_or(name).strip_suffix(".bin")?;
+    let stem = name
+        .strip_suffix(".gz")
+        .unwrap_or(name)
+        .strip_suffix(".bin")?;
     stem.rsplit_once('-')?.1.parse().ok()
 }
 
 /// The files of ranks 0 … numprocs−1, each required, and no file for rank numprocs.
 fn rank_paths(meta: &Meta, path: &Path, name: &str) -> Result<Vec<PathBuf>, DumpiError> {
-    let numprocs = meta.get("numprocs").ok_or_else(|| LocatedError::new(name, "no numprocs= entry (expected the number of ranks)"))?;
-    let numprocs: u32 = numprocs
-        .parse()
-        .ok()
-        .filter(|&n| n > 0)
-        .ok_or_else(|| LocatedError::new(name, format!("numprocs={numprocs} is not a positive number of ranks")))?;
-    let prefix = meta.get("fileprefix").ok_or_else(|| LocatedError::new(name, "no fileprefix= entry (expected the rank files' name prefix)"))?;
+    let numprocs = meta.get("numprocs").ok_or_else(|| {
+        LocatedError::new(name, "no numprocs= entry (expected the number of ranks)")
+    })?;
+    let numprocs: u32 = numprocs.parse().ok().filter(|&n| n > 0).ok_or_else(|| {
+        LocatedError::new(
+            name,
+            format!("numprocs={numprocs} is not a positive number of ranks"),
+        )
+    })?;
+    let prefix = meta.get("fileprefix").ok_or_else(|| {
+        LocatedError::new(
+            name,
+            "no fileprefix= entry (expected the rank files' name prefix)",
+        )
+    })?;
     let dir = path.parent().unwrap_or(Path::new(""));
-    let base = Path::new(prefix).file_name().map_or_else(|| prefix.into(), |b| b.to_owned());
+    let base = Path::new(prefix)
+        .file_name()
+        .map_or_else(|| prefix.into(), |b| b.to_owned());
     let file_of = |rank: u32| {
         let plain = dir.join(format!("{}-{rank:04}.bin", base.to_string_lossy()));
         let gz = dir.join(format!("{}-{rank:04}.bin.gz", base.to_string_lossy()));
@@ -125,7 +146,10 @@ fn rank_paths(meta: &Meta, path: &Path, name: &str) -> Result<Vec<PathBuf>, Dump
         if !file.exists() {
             return Err(LocatedError::new(
                 name,
-                format!("the file of rank {rank} ('{}') is missing (numprocs={numprocs})", file.display()),
+                format!(
+                    "the file of rank {rank} ('{}') is missing (numprocs={numprocs})",
+                    file.display()
+                ),
             )
             .into());
         }
@@ -153,7 +177,10 @@ fn check_version(meta: &Meta, file: &RankFile) -> Result<(), DumpiError> {
             return Err(LocatedError::at_byte(
                 &file.name,
                 file.index.header,
-                format!("the header says version {}.{}.{}, but the .meta says {key}={value}", v[0], v[1], v[2]),
+                format!(
+                    "the header says version {}.{}.{}, but the .meta says {key}={value}",
+                    v[0], v[1], v[2]
+                ),
             )
             .into());
         }

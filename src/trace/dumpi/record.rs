@@ -135,8 +135,11 @@ impl Record {
     /// The strings of a string-array argument, when stored.
     pub fn texts(&self, i: usize) -> Option<impl Iterator<Item = &[u8]> + '_> {
         let v = self.values[i];
-        v.present
-            .then(|| self.spans[v.range()].iter().map(|&(s, l)| self.span_bytes(s, l)))
+        v.present.then(|| {
+            self.spans[v.range()]
+                .iter()
+                .map(|&(s, l)| self.span_bytes(s, l))
+        })
     }
 
     /// The arrays of an array-of-arrays argument ([`Kind::TextLists`],

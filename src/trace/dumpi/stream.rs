@@ -44,15 +44,25 @@ impl RankFile {
     /// The decoder of this file's call stream.
     pub fn stream(&self) -> Result<Stream<'_>, DumpiError> {
         let mut bytes = self.reader_at(self.index.body)?;
-        let biases = short(&self.name, "the time biases at the start of the call stream");
+        let biases = short(
+            &self.name,
+            "the time biases at the start of the call stream",
+        );
         let cpu_bias = bytes.u32().map_err(&biases)? as i32;
         let wall_bias = bytes.u32().map_err(&biases)? as i32;
         let ix = self.index;
-        let limit = [ix.header, ix.footer, ix.keyvals, ix.perf_labels, ix.addresses, ix.sizes]
-            .into_iter()
-            .filter(|&o| o > ix.body)
-            .min()
-            .unwrap_or(self.len - ix.size);
+        let limit = [
+            ix.header,
+            ix.footer,
+            ix.keyvals,
+            ix.perf_labels,
+            ix.addresses,
+            ix.sizes,
+        ]
+        .into_iter()
+        .filter(|&o| o > ix.body)
+        .min()
+        .unwrap_or(self.len - ix.size);
         Ok(Stream {
             file: self,
             bytes,
@@ -106,13 +116,18 @@ impl Stream<'_> {
         let why = match layout(label) {
             Some(call) if call.recorded => return Ok(call),
             Some(_) if label == PCONTROL => "MPI_Pcontrol is never recorded as a call".to_string(),
-            Some(_) if label == ALL_FUNCTIONS => "MPI_ALL_FUNCTIONS is a footer total, not a call".to_string(),
+            Some(_) if label == ALL_FUNCTIONS => {
+                "MPI_ALL_FUNCTIONS is a footer total, not a call".to_string()
+            }
             _ => format!("unknown function label {label}"),
         };
         Err(LocatedError::at_byte(
             &self.file.name,
             at,
-            format!("{why} (expected a call label 0 to {} or the end-of-stream mark {END_OF_STREAM})", END_OF_STREAM - 1),
+            format!(
+                "{why} (expected a call label 0 to {} or the end-of-stream mark {END_OF_STREAM})",
+                END_OF_STREAM - 1
+            ),
         )
         .into())
     }
@@ -148,7 +163,12 @@ impl Stream<'_> {
         Ok(mask)
     }
 
-    fn arguments(&mut self, rec: &mut Record, call: &CallLayout, mask: u8) -> Result<(), DumpiError> {
+    fn arguments(
+        &mut self,
+        rec: &mut Record,
+        call: &CallLayout,
+        mask: u8,
+    ) -> Result<(), DumpiError> {
         for (i, arg) in call.args.iter().enumerate() {
             if let Some((rank, root)) = arg.root_condition() {
                 if rec.values[rank].scalar != rec.values[root].scalar {
@@ -170,7 +190,13 @@ impl Stream<'_> {
         Ok(())
     }
 
-    fn argument(&mut self, rec: &mut Record, call: &CallLayout, arg: &Arg, mask: u8) -> Result<Value, DumpiError> {
+    fn argument(
+        &mut self,
+        rec: &mut Record,
+        call: &CallLayout,
+        arg: &Arg,
+        mask: u8,
+    ) -> Result<Value, DumpiError> {
         let what = format!("argument '{}' of {}", arg.name, call.name);
         let err = short(&self.file.name, &what);
         let b = &mut self.bytes;
@@ -236,7 +262,8 @@ impl Stream<'_> {
             Kind::TextLists => text_lists(b, rec).map_err(&err)?,
             Kind::Ints | Kind::Requests | Kind::IoRequests => {
                 let count = b.u32().map_err(&err)? as i32;
-                let mut v = elements(rec, count, || Ok(i64::from(b.u32()? as i32))).map_err(&err)?;
+                let mut v =
+                    elements(rec, count, || Ok(i64::from(b.u32()? as i32))).map_err(&err)?;
                 v.present = count > 0;
                 v
             }
@@ -244,7 +271,8 @@ impl Stream<'_> {
                 let since = if arg.kind == Kind::IntsSince068 { 8 } else { 9 };
                 if self.file.header.has_version(0, 6, since) {
                     let count = b.u32().map_err(&err)? as i32;
-                    let mut v = elements(rec, count, || Ok(i64::from(b.u32()? as i32))).map_err(&err)?;
+                    let mut v =
+                        elements(rec, count, || Ok(i64::from(b.u32()? as i32))).map_err(&err)?;
                     v.present = count > 0;
                     v
                 } else {
@@ -291,7 +319,11 @@ fn interval(b: &mut Bytes<impl Read>, bias: i32) -> Result<Interval, Short> {
 
 /// `count` elements read by `next` into the record's integer buffer (none for a
 /// negative count).
-fn elements(rec: &mut Record, count: i32, mut next: impl FnMut() -> Result<i64, Short>) -> Result<Value, Short> {
+fn elements(
+    rec: &mut Record,
+    count: i32,
+    mut next: impl FnMut() -> Result<i64, Short>,
+) -> Result<Value, Short> {
     let start = rec.ints.len() as u32;
     for _ in 0..count.max(0) {
         let v = next()?;

@@ -121,7 +121,8 @@ impl Request {
             }
             Request::Scan(p) => scan_files(&mut f, p),
             Request::Trace(super::trace::TracePlan::Dump(p)) => {
-                f.input("TRACE", &p.trace).output(OUTPUT, p.output.as_deref());
+                f.input("TRACE", &p.trace)
+                    .output(OUTPUT, p.output.as_deref());
             }
             Request::Queue(p) => {
                 f.inputs("--config", &p.config_file);

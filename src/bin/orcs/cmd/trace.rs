@@ -37,7 +37,10 @@ fn selected(trace: &Trace, rank: Option<u32>) -> Result<std::ops::Range<usize>> 
     let last = first as u64 + n as u64 - 1;
     if rank < first || u64::from(rank) > last {
         if n == 1 {
-            bail!("--rank {rank}: {} holds rank {first} only", trace.ranks[0].display());
+            bail!(
+                "--rank {rank}: {} holds rank {first} only",
+                trace.ranks[0].display()
+            );
         }
         bail!("--rank {rank}: the trace has ranks {first} to {last}");
     }
