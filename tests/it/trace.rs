@@ -332,3 +332,30 @@ fn a_missing_rank_file_or_a_disagreeing_meta_is_refused() {
         &["testtrace-0000.bin: byte ", "version 1.0.0", "subversion=7"],
     );
 }
+
+#[test]
+fn the_readme_example_prints_what_the_readme_shows() {
+    let readme = std::fs::read_to_string(repo("README.md")).unwrap();
+    let at = readme
+        .find("```sh\norcs trace dump ")
+        .expect("the README's example")
+        + 6;
+    let command = &readme[at..at + readme[at..].find('\n').unwrap()];
+    let args: Vec<&str> = command
+        .split(" | ")
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .skip(1)
+        .collect();
+    let shown_at = at + readme[at..].find("```\n\n```\n").unwrap() + 9;
+    let shown = &readme[shown_at..shown_at + readme[shown_at..].find("```").unwrap()];
+    let run = orcs(&args).ok();
+    let head: String = run
+        .stdout
+        .lines()
+        .take(10)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(head, shown, "{}", run.describe());
+}
