@@ -207,7 +207,7 @@ impl CallLayout {
 
     /// The argument indices in printing order.
     pub fn print_order(&self) -> impl Iterator<Item = usize> + '_ {
-        let stored = (self.shown.is_none()).then(|| 0..self.args.len());
+        let stored = (self.shown.is_none()).then_some(0..self.args.len());
         let shown = self.shown.map(|s| s.iter().map(|&i| i as usize));
         stored
             .into_iter()
