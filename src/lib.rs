@@ -22,6 +22,7 @@
 //! * [`output`]: writing every output without losing data (inputs refused, old files
 //!   kept on failure, links written through, devices written in place);
 //! * [`report`]: exporters that turn results into bytes (text, JSON, CSV, dot);
+//! * [`trace`]: MPI traces (DUMPI): reading, dumping and summarising them;
 //! * [`viz`]: congestion maps, plots and the HTML report.
 //!
 //! The semantics follow the original ORCS simulator; where orcs deliberately differs, the
@@ -46,5 +47,6 @@ pub mod routing;
 pub mod scan;
 #[cfg(test)]
 mod test_support;
+pub mod trace;
 pub mod viz;
 pub mod workload;

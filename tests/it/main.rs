@@ -30,3 +30,4 @@ mod report;
 mod routing;
 mod scan;
 mod support;
+mod trace;

@@ -120,6 +120,10 @@ impl Request {
                     .output(OUTPUT, p.output.as_deref());
             }
             Request::Scan(p) => scan_files(&mut f, p),
+            Request::Trace(super::trace::TracePlan::Dump(p)) => {
+                f.input("TRACE", &p.trace)
+                    .output(OUTPUT, p.output.as_deref());
+            }
             Request::Queue(p) => {
                 f.inputs("--config", &p.config_file);
                 if let Some(spec) = &p.fabric {

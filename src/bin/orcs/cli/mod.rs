@@ -15,6 +15,7 @@ pub mod report;
 pub mod scan;
 pub mod shared;
 pub mod sim;
+pub mod trace;
 pub mod traffic;
 pub mod values;
 
@@ -91,6 +92,9 @@ enum Command {
     /// al., ICCS 2005): per-network waiting and transfer times, sweeps over C, λ or M with
     /// blocking and non-blocking networks, plots, and a discrete-event simulation check.
     Queue(Box<queue::QueueArgs>),
+    /// MPI traces (SST DUMPI): `orcs trace dump` prints one as text, byte for byte as
+    /// sst-dumpi's dumpi2ascii does.
+    Trace(trace::TraceArgs),
 }
 
 /// What the user asked for, validated as far as possible without reading any input.
@@ -133,6 +137,8 @@ pub enum Request {
     Scan(scan::ScanPlan),
     /// Evaluate the multi-cluster queueing model.
     Queue(Box<queue::QueuePlan>),
+    /// Read an MPI trace.
+    Trace(trace::TracePlan),
 }
 
 impl Request {
@@ -158,6 +164,7 @@ impl Cli {
             Some(Command::Jobs(j)) => Request::Jobs(j.into_plan()?),
             Some(Command::Scan(s)) => Request::Scan(s.into_plan()?),
             Some(Command::Queue(q)) => Request::Queue(Box::new(q.into_plan()?)),
+            Some(Command::Trace(t)) => Request::Trace(t.into_plan()),
             None => self.sim.into_request()?,
         };
         Ok(Invocation {
@@ -175,9 +182,13 @@ impl Cli {
             Some(Command::Jobs(j)) => Some(&j.threads),
             Some(Command::Scan(s)) => Some(&s.threads),
             Some(Command::Queue(q)) => Some(&q.threads),
-            Some(Command::Map(_) | Command::Plot(_) | Command::Report(_) | Command::Traffic(_)) => {
-                None
-            }
+            Some(
+                Command::Map(_)
+                | Command::Plot(_)
+                | Command::Report(_)
+                | Command::Traffic(_)
+                | Command::Trace(_),
+            ) => None,
             None => Some(&self.sim.threads),
         }
     }

@@ -12,6 +12,7 @@ mod queue;
 mod report;
 mod scan;
 mod sim;
+mod trace;
 mod traffic;
 
 use crate::cli::Request;
@@ -46,6 +47,7 @@ pub fn run(request: Request, ranks: Ranks) -> Result<ExitCode> {
         Request::Jobs(plan) => jobs::run(&plan),
         Request::Scan(plan) => scan::run(&plan, ranks),
         Request::Queue(plan) => queue::run(&plan),
+        Request::Trace(plan) => trace::run(&plan),
     }
 }
 
