@@ -16,6 +16,8 @@
 //! * [`queueing`]: the analytical queueing model of multi-cluster systems and its
 //!   simulation;
 //! * [`scan`]: batch scans: plans, cells, checksummed records, shards and merging;
+//! * [`trace`]: MPI traces, and collective operations as point-to-point messages with
+//!   their Hockney costs;
 //! * [`error`]: the located error every parser reports;
 //! * [`limits`]: what a run can hold: the memory budget, estimates of big requests, the
 //!   worker pool's size and the nesting depth of readers;
@@ -46,5 +48,6 @@ pub mod routing;
 pub mod scan;
 #[cfg(test)]
 mod test_support;
+pub mod trace;
 pub mod viz;
 pub mod workload;
