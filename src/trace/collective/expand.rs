@@ -1,6 +1,6 @@
 //! One rank's part of a collective as the point-to-point messages it sends.
 //!
-//! Each function below is one algorithm's schedule for one rank. It needs only that
+//! [`RankCall::expand`] runs one algorithm's schedule for one rank. It needs only that
 //! rank's own call arguments (its rank, the communicator size, the root, its counts),
 //! so a trace reader expands every rank's record independently, without matching
 //! records across ranks; it allocates nothing and calls `emit(dst, bytes)` once per
@@ -8,15 +8,68 @@
 //!
 //! Rules shared by every schedule (those of MPICH):
 //! * a rank never sends to itself (its own block is a local copy);
-//! * a collective whose data is empty sends nothing (MPICH returns early); a barrier's
-//!   messages carry 0 bytes;
+//! * a collective whose data is empty sends nothing (MPICH returns early), except
+//!   gatherv, scatterv, alltoallv and alltoallw, where one rank's counts say nothing
+//!   about the others'; a barrier's messages carry 0 bytes;
 //! * steps of exchange algorithms (recursive doubling, ring, Bruck, pairwise) send one
 //!   message each, even of 0 bytes, because MPICH's `sendrecv` does; the linear
 //!   algorithms of the v/w variants skip peers with a count of 0, as MPICH does.
 //!
 //! Vectors are split in bytes: where MPICH splits `count` elements into pieces, orcs
 //! splits the bytes the same way (first pieces one unit longer), so piece sizes may
-//! differ from MPICH's by less than one element.
+//! differ from MPICH's by less than one element. MPICH's pipelining of long ring
+//! blocks into several messages is not modelled: one block, one message.
+//!
+//! # Schedules
+//!
+//! Rank r of p; for rooted operations v is r's rank relative to the root
+//! ((r − root) mod p, the root is 0); pof2 = 2^⌊lg p⌋, rem = p − pof2. "Per rank"
+//! counts are for p a power of two. Work per rank: O(number of messages) for one-size
+//! records, plus O(p) to sum per-rank arrays.
+//!
+//! * **dissemination** (barrier): r sends 0 bytes to (r + 2^k) mod p for each 2^k < p;
+//!   ⌈lg p⌉ messages per rank.
+//! * **binomial** bcast: v sends the message to each child v + m, m the powers of two
+//!   below v's lowest set bit (below p for the root), largest first, v + m < p; the
+//!   root sends ⌈lg p⌉, p − 1 messages in all. Gather: each v ≠ 0 sends its subtree's
+//!   blocks, min(m, p − v) of them (m = lowest set bit of v), to v − m. Scatter: v sends
+//!   each child c = v + m its subtree's blocks, min(m, p − c). Reduce: each v ≠ 0 sends
+//!   the vector to v − m; for a non-commutative operator the tree is rooted at rank 0,
+//!   which then sends the result to the root.
+//! * **scatter_recursive_doubling**, **scatter_ring** (bcast): the message is cut into p
+//!   chunks of ⌈n/p⌉ bytes; a binomial scatter sends each child its subtree's chunks
+//!   (skipping empty ones), then the chunks are allgathered by recursive doubling or by
+//!   a ring, in relative ranks.
+//! * **linear**: gather(v): every non-root rank sends its block to the root; scatter(v):
+//!   the root sends every other rank its block; alltoall(v/w): r sends every other rank
+//!   its block, in the order r + 1, r + 2, … (mod p). p − 1 messages at the root or
+//!   per rank; empty blocks of v/w variants are skipped.
+//! * **recursive_doubling**: step i pairs r with r ^ 2^i. Allgather(v): r sends the
+//!   blocks of its group of 2^i ranks; reduce-scatter: every block except its group's;
+//!   when p is not a power of two, ranks whose partner does not exist get the data
+//!   forwarded inside their group (MPICH's scheme). Allreduce: pairs of the first 2·rem
+//!   ranks fold (the even one sends the vector to the odd one, which sends the result
+//!   back at the end); the pof2 others exchange the vector lg pof2 times. Scan, exscan:
+//!   r sends the vector to r ^ 2^i when it exists. lg p messages per rank.
+//! * **rabenseifner**: the fold as in recursive doubling (for reduce, the odd rank of a
+//!   pair hands its vector to the even one), a reduce-scatter of pof2 pieces by
+//!   recursive halving (partners at distance 1, 2, 4, … swap halves of what they hold),
+//!   then an allgather in the reverse order (allreduce) or a binomial gather to the root
+//!   (reduce; when the root sat out of the fold, new rank 0 first hands it its piece).
+//!   2 lg p messages per rank for allreduce.
+//! * **recursive_halving** (reduce-scatter): the allreduce fold (the odd rank also
+//!   computes its neighbour's block and sends it at the end), then partners at distance
+//!   pof2/2, …, 1 send each other the blocks of the half the partner keeps. lg p per
+//!   rank.
+//! * **bruck**: allgather(v): r sends the 2^k blocks it holds (ranks r … r + 2^k − 1) to
+//!   r − 2^k while 2^k ≤ p/2, then the first rem of them to r − pof2; alltoall: in step
+//!   k, r sends to r + 2^k the blocks whose distance to their destination has bit k
+//!   set. ⌈lg p⌉ messages per rank.
+//! * **ring** (allgather(v)): in step i = 1 … p − 1, r sends block (r − i + 1) mod p to
+//!   r + 1. p − 1 per rank.
+//! * **pairwise**: alltoall(v/w): in step i = 1 … p − 1, r sends its block for r ^ i (p a
+//!   power of two) or (r + i) mod p; reduce-scatter: its block of the vector for
+//!   (r + i) mod p. p − 1 per rank.
 
 use super::op::{Algorithm, CollectiveOp};
 use super::select::{pof2_floor, AlgorithmChoice};
@@ -256,8 +309,7 @@ fn dispatch(call: &RankCall, algorithm: Algorithm, mut emit: impl FnMut(u32, u64
             emit(ring.real(v), b)
         }),
         (Op::Gather | Op::Gatherv, _) => linear_gather(r, call.root, bytes, &mut emit),
-        (Op::Scatter, _) => linear_scatter(r, call.root, blocks, &mut emit),
-        (Op::Scatterv, _) => linear_scatter(r, call.root, blocks, &mut emit),
+        (Op::Scatter | Op::Scatterv, _) => linear_scatter(r, call.root, blocks, &mut emit),
         (Op::Allgather | Op::Allgatherv, RecursiveDoubling) => {
             recursive_doubling_allgather(r, p, blocks, &mut emit)
         }

@@ -6,8 +6,8 @@
 //! gives the Hockney time of the whole collective split into its latency, bandwidth
 //! and compute parts ([`cost`]). The algorithms and thresholds are MPICH's (Thakur,
 //! Rabenseifner and Gropp, "Optimization of Collective Communication Operations in
-//! MPICH", IJHPCA 19(1), 2005, and MPICH's `src/mpi/coll`); the schedules are described
-//! on each algorithm's function in [`expand`].
+//! MPICH", IJHPCA 19(1), 2005, and MPICH's `src/mpi/coll`); [`expand`] describes each
+//! algorithm's messages.
 //!
 //! # Operations, algorithms, and when MPICH uses them
 //!

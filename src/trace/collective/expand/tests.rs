@@ -596,6 +596,133 @@ fn scan_by_hand() {
     }
 }
 
+/// The record every rank of a small test collective gets: 4-byte blocks, an 8-byte
+/// vector or message, counts of 4 per rank.
+fn small_data(op: Op, rank: u32, root: u32, counts: &[u64]) -> CallData<'_> {
+    match op {
+        Op::Barrier => CallData::None,
+        Op::Allgatherv | Op::ReduceScatter | Op::Alltoallv | Op::Alltoallw => {
+            CallData::PerRank(counts)
+        }
+        Op::Gatherv | Op::Scatterv if rank == root => CallData::PerRank(counts),
+        Op::Gather | Op::Gatherv | Op::Scatter | Op::Scatterv => CallData::Bytes(4),
+        Op::Allgather | Op::Alltoall | Op::ReduceScatterBlock => CallData::Bytes(4),
+        _ => CallData::Bytes(8),
+    }
+}
+
+#[test]
+fn one_rank_sends_nothing_with_any_algorithm() {
+    for op in CollectiveOp::ALL {
+        for &alg in op.algorithms() {
+            let msgs = run_all(op, alg, 1, 0, true, |r| small_data(op, r, 0, &[4]));
+            assert_eq!(msgs, vec![], "{op} {alg}");
+        }
+    }
+}
+
+#[test]
+fn two_ranks_by_hand() {
+    let both = |bytes| vec![(0, 1, bytes), (1, 0, bytes)];
+    for op in CollectiveOp::ALL {
+        for &alg in op.algorithms() {
+            let want: Vec<Msg> = match (op, alg) {
+                (Op::Barrier, _) => both(0),
+                (Op::Bcast, Binomial) => vec![(0, 1, 8)],
+                // Chunks of 4: scatter chunk 1, then swap chunks.
+                (Op::Bcast, _) => vec![(0, 1, 4), (0, 1, 4), (1, 0, 4)],
+                (Op::Gather | Op::Gatherv, _) => vec![(1, 0, 4)],
+                (Op::Scatter | Op::Scatterv, _) => vec![(0, 1, 4)],
+                (Op::Reduce, Binomial) => vec![(1, 0, 8)],
+                // Swap halves, then rank 1 returns its half.
+                (Op::Reduce, _) => vec![(0, 1, 4), (1, 0, 4), (1, 0, 4)],
+                (Op::Allreduce, Rabenseifner) => vec![(0, 1, 4), (0, 1, 4), (1, 0, 4), (1, 0, 4)],
+                (Op::Allreduce | Op::Scan | Op::Exscan, _) => both(8),
+                // Block or vector half for the other rank: 4 bytes each way.
+                _ => both(4),
+            };
+            let msgs = run_all(op, alg, 2, 0, true, |r| small_data(op, r, 0, &[4, 4]));
+            assert_eq!(msgs, want, "{op} {alg}");
+        }
+    }
+}
+
+#[test]
+fn more_schedules_for_four_ranks_by_hand() {
+    assert_eq!(
+        run_bytes(Op::Allgather, Ring, 4, 0, 2),
+        [0u32, 1, 2, 3]
+            .iter()
+            .flat_map(|&r| [(r, (r + 1) % 4, 2); 3])
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        run_bytes(Op::Alltoall, Linear, 4, 0, 2),
+        vec![
+            (0, 1, 2),
+            (0, 2, 2),
+            (0, 3, 2),
+            (1, 2, 2),
+            (1, 3, 2),
+            (1, 0, 2),
+            (2, 3, 2),
+            (2, 0, 2),
+            (2, 1, 2),
+            (3, 0, 2),
+            (3, 1, 2),
+            (3, 2, 2),
+        ]
+    );
+    assert_eq!(
+        run_bytes(Op::Reduce, Binomial, 4, 1, 8),
+        vec![(0, 3, 8), (2, 1, 8), (3, 1, 8)]
+    );
+    let c4 = [1, 2, 3, 4];
+    assert_eq!(
+        run_all(Op::ReduceScatter, PairwiseExchange, 4, 0, true, |_| {
+            CallData::PerRank(&c4)
+        }),
+        vec![
+            (0, 1, 2),
+            (0, 2, 3),
+            (0, 3, 4),
+            (1, 2, 3),
+            (1, 3, 4),
+            (1, 0, 1),
+            (2, 3, 4),
+            (2, 0, 1),
+            (2, 1, 2),
+            (3, 0, 1),
+            (3, 1, 2),
+            (3, 2, 3),
+        ]
+    );
+    assert_eq!(
+        run_bytes(Op::Scan, RecursiveDoubling, 4, 0, 4),
+        vec![
+            (0, 1, 4),
+            (0, 2, 4),
+            (1, 0, 4),
+            (1, 3, 4),
+            (2, 3, 4),
+            (2, 0, 4),
+            (3, 2, 4),
+            (3, 1, 4),
+        ]
+    );
+    assert_eq!(
+        run_all(Op::Barrier, Dissemination, 3, 0, true, |_| CallData::None),
+        vec![
+            (0, 1, 0),
+            (0, 2, 0),
+            (1, 2, 0),
+            (1, 0, 0),
+            (2, 0, 0),
+            (2, 1, 0)
+        ]
+    );
+}
+
 #[test]
 fn empty_collectives_send_nothing_but_barriers_and_exchanges_of_v_variants() {
     for op in CollectiveOp::ALL {
