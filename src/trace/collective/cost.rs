@@ -33,7 +33,8 @@ pub fn point_to_point(n: u64, alpha: f64, beta: f64) -> Cost {
 
 /// ⌈lg p⌉ for p ≥ 1.
 pub(crate) fn ceil_lg(p: u32) -> u32 {
-    p.max(1).next_power_of_two().trailing_zeros()
+    // Not via next_power_of_two, which overflows above 2^31.
+    32 - p.saturating_sub(1).leading_zeros()
 }
 
 /// The Hockney cost of `op` carried out by `algorithm` on `p` ranks.
@@ -306,6 +307,9 @@ mod tests {
             (9, 4),
             (64, 6),
             (65, 7),
+            (1 << 31, 31),
+            ((1 << 31) + 1, 32),
+            (u32::MAX, 32),
         ];
         for (p, lg) in expect {
             assert_eq!(ceil_lg(p), lg, "{p}");

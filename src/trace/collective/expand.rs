@@ -443,10 +443,11 @@ fn lowbit(v: u32) -> u32 {
 /// subtrees' mask, largest first: `v + m` for every power of two `m` below `v`'s
 /// lowest set bit (below p for the root) with `v + m < p`.
 fn for_each_child(v: u32, p: u32, mut f: impl FnMut(u32, u32)) {
-    let mut mask = if v == 0 {
-        p.next_power_of_two() / 2
-    } else {
-        lowbit(v) / 2
+    let mut mask = match v {
+        // The largest power of two below p (written so that p > 2^31 cannot overflow).
+        0 if p > 1 => 1 << (31 - (p - 1).leading_zeros()),
+        0 => 0,
+        _ => lowbit(v) / 2,
     };
     while mask > 0 {
         if let Some(child) = v.checked_add(mask).filter(|&c| c < p) {

@@ -866,6 +866,35 @@ fn sizes_for_selection_and_cost_come_from_the_rank_record() {
     assert_eq!(big.algorithm(&choice), Ring);
 }
 
+#[test]
+fn huge_communicators_expand_without_overflow() {
+    // p above 2^31: the root's first child is 2^31 away.
+    let p = (1u32 << 31) + 5;
+    let mut sent = Vec::new();
+    let call = RankCall {
+        op: Op::Bcast,
+        rank: 0,
+        size: p,
+        root: 0,
+        commutative: true,
+        data: CallData::Bytes(1),
+    };
+    call.expand(Binomial, |dst, bytes| sent.push((dst, bytes)))
+        .unwrap();
+    assert_eq!(sent.len(), 32);
+    assert_eq!(sent[0], (1 << 31, 1));
+    assert_eq!(sent[31], (1, 1));
+    let mut rounds = 0;
+    let barrier = RankCall {
+        op: Op::Barrier,
+        data: CallData::None,
+        rank: p - 1,
+        ..call
+    };
+    barrier.expand(Dissemination, |_, _| rounds += 1).unwrap();
+    assert_eq!(rounds, 32);
+}
+
 // ---------------------------------------------------------------------------------
 // Invariants over every rank of one collective.
 
