@@ -16,13 +16,15 @@
 //! * [`queueing`]: the analytical queueing model of multi-cluster systems and its
 //!   simulation;
 //! * [`scan`]: batch scans: plans, cells, checksummed records, shards and merging;
+//! * [`trace`]: MPI traces (DUMPI): reading, dumping and summarising them, their
+//!   communicators in world ranks, and collective operations as point-to-point messages
+//!   with their Hockney costs;
 //! * [`error`]: the located error every parser reports;
 //! * [`limits`]: what a run can hold: the memory budget, estimates of big requests, the
 //!   worker pool's size and the nesting depth of readers;
 //! * [`output`]: writing every output without losing data (inputs refused, old files
 //!   kept on failure, links written through, devices written in place);
 //! * [`report`]: exporters that turn results into bytes (text, JSON, CSV, dot);
-//! * [`trace`]: MPI traces (DUMPI): reading, dumping and summarising them;
 //! * [`viz`]: congestion maps, plots and the HTML report.
 //!
 //! The semantics follow the original ORCS simulator; where orcs deliberately differs, the

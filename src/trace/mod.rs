@@ -1,4 +1,8 @@
-//! MPI traces: reading them ([`dumpi`]) and summarising them per rank ([`summary`]).
+//! MPI traces: reading them ([`dumpi`]), summarising them per rank ([`summary`]), the
+//! world ranks behind their communicators ([`comm`]) and collective operations as
+//! point-to-point messages with their costs ([`collective`]).
 
+pub mod collective;
+pub mod comm;
 pub mod dumpi;
 pub mod summary;
