@@ -46,5 +46,6 @@ pub mod routing;
 pub mod scan;
 #[cfg(test)]
 mod test_support;
+pub mod trace;
 pub mod viz;
 pub mod workload;

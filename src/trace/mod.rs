@@ -1,0 +1,3 @@
+//! MPI traces: reading them, summarising them and turning them into traffic.
+
+pub mod comm;
