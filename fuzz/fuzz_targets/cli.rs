@@ -16,8 +16,10 @@ use std::os::unix::ffi::OsStringExt;
 mod cli;
 
 fuzz_target!(|data: &[u8]| {
-    let args = std::iter::once(OsString::from("orcs"))
-        .chain(data.split(|&b| b == 0).map(|a| OsString::from_vec(a.to_vec())));
+    let args = std::iter::once(OsString::from("orcs")).chain(
+        data.split(|&b| b == 0)
+            .map(|a| OsString::from_vec(a.to_vec())),
+    );
     let Ok(parsed) = cli::Cli::try_parse_from(args) else {
         return;
     };
