@@ -49,6 +49,17 @@ pub const GROUP_NULL: Handle = 1;
 /// DUMPI's `MPI_GROUP_EMPTY`.
 pub const GROUP_EMPTY: Handle = 2;
 
+/// The set operations that make a group of two groups, in MPI's order of members.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetOp {
+    /// `MPI_Group_union`: the first group's members, then the second's not in it.
+    Union,
+    /// `MPI_Group_intersection`: the first group's members that are in the second.
+    Intersection,
+    /// `MPI_Group_difference`: the first group's members that are not in the second.
+    Difference,
+}
+
 /// A communicator of one rank: an index into that rank's [`RankComms`] table.
 /// `LocalComm::WORLD` and `LocalComm::SELF` are the same on every rank.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -351,40 +362,23 @@ impl RankComms {
         self.new_group(new, Group::Excl(g, ranks))
     }
 
-    /// `MPI_Group_union(a, b, &new)`.
-    pub fn group_union(
+    /// `MPI_Group_union`, `MPI_Group_intersection` or `MPI_Group_difference` (`op`) of
+    /// groups `a` and `b`, giving `new`.
+    pub fn group_set(
         &mut self,
+        op: SetOp,
         a: Handle,
         b: Handle,
         new: Handle,
         at: u64,
     ) -> Result<(), LocatedError> {
         let (a, b) = (self.group(a, at)?, self.group(b, at)?);
-        self.new_group(new, Group::Union(a, b))
-    }
-
-    /// `MPI_Group_intersection(a, b, &new)`.
-    pub fn group_intersection(
-        &mut self,
-        a: Handle,
-        b: Handle,
-        new: Handle,
-        at: u64,
-    ) -> Result<(), LocatedError> {
-        let (a, b) = (self.group(a, at)?, self.group(b, at)?);
-        self.new_group(new, Group::Intersection(a, b))
-    }
-
-    /// `MPI_Group_difference(a, b, &new)`.
-    pub fn group_difference(
-        &mut self,
-        a: Handle,
-        b: Handle,
-        new: Handle,
-        at: u64,
-    ) -> Result<(), LocatedError> {
-        let (a, b) = (self.group(a, at)?, self.group(b, at)?);
-        self.new_group(new, Group::Difference(a, b))
+        let group = match op {
+            SetOp::Union => Group::Union(a, b),
+            SetOp::Intersection => Group::Intersection(a, b),
+            SetOp::Difference => Group::Difference(a, b),
+        };
+        self.new_group(new, group)
     }
 
     /// `MPI_Group_free(&group)`.
@@ -995,9 +989,9 @@ mod tests {
             t.group_incl(3, &[5, 1, 3], 4, 0).unwrap();
             t.group_excl(4, &[0], 5, 0).unwrap();
             t.group_range_incl(3, &[[0, 4, 2]], 6, 0).unwrap();
-            t.group_union(5, 6, 7, 0).unwrap();
-            t.group_intersection(7, 4, 8, 0).unwrap();
-            t.group_difference(7, 5, 9, 0).unwrap();
+            t.group_set(SetOp::Union, 5, 6, 7, 0).unwrap();
+            t.group_set(SetOp::Intersection, 7, 4, 8, 0).unwrap();
+            t.group_set(SetOp::Difference, 7, 5, 9, 0).unwrap();
             t.group_range_excl(3, &[[5, 0, -2]], 10, 0).unwrap();
             let in_g4 = [5, 1, 3].contains(&r);
             t.create(COMM_WORLD, 4, if in_g4 { 11 } else { COMM_NULL }, 0)
