@@ -419,6 +419,26 @@ fn collective_bytes(rec: &Record, sizes: Option<&[i32]>) -> Option<u64> {
     }
 }
 
+/// Summarises the rank files `files` (indices into [`Trace::ranks`]) in parallel, a
+/// batch of a few per thread at a time, and hands each summary to `visit` in file order
+/// with its index. Memory holds one batch of summaries whatever the number of ranks.
+pub fn for_each_rank<E: From<DumpiError>>(
+    trace: &Trace,
+    files: std::ops::Range<usize>,
+    mut visit: impl FnMut(usize, RankSummary) -> Result<(), E>,
+) -> Result<(), E> {
+    let batch = 4 * rayon::current_num_threads().max(1);
+    let mut at = files.start;
+    while at < files.end {
+        let end = files.end.min(at + batch);
+        for (k, summary) in (at..end).zip(summarise_files(trace, at..end)?) {
+            visit(k, summary)?;
+        }
+        at = end;
+    }
+    Ok(())
+}
+
 /// Summarises every rank of `trace`, in parallel; index = rank file.
 pub fn summarise(trace: &Trace) -> Result<Vec<RankSummary>, DumpiError> {
     summarise_files(trace, 0..trace.ranks.len())
@@ -512,6 +532,20 @@ mod tests {
                 "MPI_Finalize"
             ]
         );
+    }
+
+    #[test]
+    fn ranks_are_visited_in_order_in_batches() {
+        let t = trace(&fixture("testtrace/testtrace.meta"));
+        let all = summarise(&t).unwrap();
+        let mut seen = Vec::new();
+        for_each_rank::<DumpiError>(&t, 1..4, |k, s| {
+            seen.push((k, s));
+            Ok(())
+        })
+        .unwrap();
+        let expected: Vec<(usize, RankSummary)> = (1..4).map(|k| (k, all[k].clone())).collect();
+        assert_eq!(seen, expected);
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! `orcs trace`: MPI traces (DUMPI). `orcs trace dump` prints a trace as the reference
-//! `dumpi2ascii -H -S -F -X` does.
+//! `dumpi2ascii -H -S -F -X` does; `orcs trace stats` summarises it like `dumpistats`.
 
-use super::shared::OutputArg;
-use super::values::whole;
+use super::shared::{FormatArg, OutputArg};
+use super::values::{whole, Format};
+use anyhow::Result;
 use clap::{Args, Subcommand};
 
 /// Flags of `orcs trace`.
@@ -19,6 +20,8 @@ pub enum TraceCommand {
     /// prints each rank file (header with the start time in UTC, every call, footer call
     /// counts, datatype sizes): every rank in order, or one.
     Dump(DumpArgs),
+    /// Summarise a DUMPI trace like sst-dumpi's `dumpistats`: per rank and in total, the calls and wall time of every MPI function, time inside and outside MPI, point-to-point messages and bytes, collective calls and bytes (text tables, JSON or CSV).
+    Stats(StatsArgs),
 }
 
 /// Flags of `orcs trace dump`.
@@ -28,6 +31,20 @@ pub struct DumpArgs {
     pub trace: TraceArg,
     #[command(flatten)]
     pub rank: RankArg,
+    #[command(flatten)]
+    pub output: OutputArg,
+}
+
+/// Flags of `orcs trace stats`.
+#[derive(Debug, Args)]
+#[command(mut_arg("format", |a| a.help("Output format: text (totals, one line per rank, then the functions by time), json or csv (one row per rank and function, plus each rank's totals).")))]
+pub struct StatsArgs {
+    #[command(flatten)]
+    pub trace: TraceArg,
+    #[command(flatten)]
+    pub rank: RankArg,
+    #[command(flatten)]
+    pub format: FormatArg,
     #[command(flatten)]
     pub output: OutputArg,
 }
@@ -60,6 +77,8 @@ pub struct RankArg {
 pub enum TracePlan {
     /// Print a trace.
     Dump(DumpPlan),
+    /// Summarise a trace.
+    Stats(StatsPlan),
 }
 
 /// A validated `orcs trace dump`.
@@ -73,15 +92,34 @@ pub struct DumpPlan {
     pub output: Option<String>,
 }
 
+/// A validated `orcs trace stats`.
+#[derive(Debug)]
+pub struct StatsPlan {
+    /// The .meta or .bin file.
+    pub trace: String,
+    /// One rank, or all.
+    pub rank: Option<u32>,
+    /// The output format.
+    pub format: Format,
+    /// The file to write (None or `-`: standard output).
+    pub output: Option<String>,
+}
+
 impl TraceArgs {
     /// The validated request.
-    pub fn into_plan(self) -> TracePlan {
-        match self.command {
+    pub fn into_plan(self) -> Result<TracePlan> {
+        Ok(match self.command {
             TraceCommand::Dump(d) => TracePlan::Dump(DumpPlan {
                 trace: d.trace.trace,
                 rank: d.rank.rank,
                 output: d.output.output,
             }),
-        }
+            TraceCommand::Stats(s) => TracePlan::Stats(StatsPlan {
+                trace: s.trace.trace,
+                rank: s.rank.rank,
+                format: s.format.get()?,
+                output: s.output.output,
+            }),
+        })
     }
 }
