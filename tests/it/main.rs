@@ -31,3 +31,4 @@ mod routing;
 mod scan;
 mod support;
 mod trace;
+mod trace_stats;
