@@ -18,6 +18,8 @@ fn every_flag_has_sentence_help_and_value_names() {
         &["jobs"][..],
         &["scan"][..],
         &["queue"][..],
+        &["trace", "stats"][..],
+        &["trace", "matrix"][..],
     ] {
         let mut args: Vec<&str> = sub.to_vec();
         args.push("--help");

@@ -32,3 +32,4 @@ mod scan;
 mod support;
 mod trace;
 mod trace_matrix;
+mod trace_stats;

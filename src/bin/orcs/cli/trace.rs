@@ -1,8 +1,9 @@
 //! `orcs trace`: MPI traces (DUMPI). `orcs trace dump` prints a trace as the reference
-//! `dumpi2ascii -H -S -F -X` does; `orcs trace matrix` writes its traffic matrix.
+//! `dumpi2ascii -H -S -F -X` does; `orcs trace stats` summarises it like `dumpistats`;
+//! `orcs trace matrix` writes its traffic matrix.
 
-use super::shared::OutputArg;
-use super::values::{resolve, whole};
+use super::shared::{FormatArg, OutputArg};
+use super::values::{resolve, whole, Format};
 use anyhow::Result;
 use clap::{Args, Subcommand};
 use orcs::trace::collective::AlgorithmChoice;
@@ -22,6 +23,8 @@ pub enum TraceCommand {
     /// prints each rank file (header with the start time in UTC, every call, footer call
     /// counts, datatype sizes): every rank in order, or one.
     Dump(DumpArgs),
+    /// Summarise a DUMPI trace like sst-dumpi's `dumpistats`: per rank and in total, the calls and wall time of every MPI function, time inside and outside MPI, point-to-point messages and bytes, collective calls and bytes (text tables, JSON or CSV).
+    Stats(StatsArgs),
     /// Write the traffic matrix of a DUMPI trace: bytes and messages every world rank sends every other, with communicators translated to world ranks, one-sided puts, accumulates and gets, and collectives expanded into the point-to-point messages of MPICH's algorithms (or left out).
     Matrix(MatrixArgs),
 }
@@ -169,6 +172,20 @@ pub struct DumpArgs {
     pub output: OutputArg,
 }
 
+/// Flags of `orcs trace stats`.
+#[derive(Debug, Args)]
+#[command(mut_arg("format", |a| a.help("Output format: text (totals, one line per rank, then the functions by time), json or csv (one row per rank and function, plus each rank's totals).")))]
+pub struct StatsArgs {
+    #[command(flatten)]
+    pub trace: TraceArg,
+    #[command(flatten)]
+    pub rank: RankArg,
+    #[command(flatten)]
+    pub format: FormatArg,
+    #[command(flatten)]
+    pub output: OutputArg,
+}
+
 /// TRACE: the trace to read.
 #[derive(Debug, Args)]
 pub struct TraceArg {
@@ -197,6 +214,8 @@ pub struct RankArg {
 pub enum TracePlan {
     /// Print a trace.
     Dump(DumpPlan),
+    /// Summarise a trace.
+    Stats(StatsPlan),
     /// Write a trace's traffic matrix.
     Matrix(MatrixPlan),
 }
@@ -225,6 +244,19 @@ pub struct DumpPlan {
     pub output: Option<String>,
 }
 
+/// A validated `orcs trace stats`.
+#[derive(Debug)]
+pub struct StatsPlan {
+    /// The .meta or .bin file.
+    pub trace: String,
+    /// One rank, or all.
+    pub rank: Option<u32>,
+    /// The output format.
+    pub format: Format,
+    /// The file to write (None or `-`: standard output).
+    pub output: Option<String>,
+}
+
 impl TraceArgs {
     /// The validated request.
     pub fn into_plan(self) -> Result<TracePlan> {
@@ -239,6 +271,12 @@ impl TraceArgs {
                 trace: m.trace.trace,
                 options: m.traffic.options()?,
                 output: m.output.output,
+            }),
+            TraceCommand::Stats(s) => TracePlan::Stats(StatsPlan {
+                trace: s.trace.trace,
+                rank: s.rank.rank,
+                format: s.format.get()?,
+                output: s.output.output,
             }),
         })
     }

@@ -1,14 +1,18 @@
 //! `orcs trace dump`: every rank file of a trace (or one) decoded and printed, one after
-//! the other, streamed to the output. `orcs trace matrix`: the trace's traffic, written
-//! in the format asked for.
+//! the other, streamed to the output. `orcs trace stats`: the ranks summarised in
+//! parallel, handed in rank order to the chosen format. `orcs trace matrix`: the
+//! trace's traffic, written in the format asked for.
 
 use crate::cli::files::OUTPUT;
-use crate::cli::trace::{DumpPlan, MatrixFormat, MatrixPlan, TracePlan};
+use crate::cli::trace::{DumpPlan, MatrixFormat, MatrixPlan, StatsPlan, TracePlan};
+use crate::cli::values::Format;
 use crate::output::create;
 use anyhow::{bail, Result};
 use orcs::report::trace::matrix::{write_csv, write_json, write_market, write_pfprof};
+use orcs::report::trace::stats::{CsvStats, JsonStats, StatsWriter, TextStats};
 use orcs::trace::dumpi::ascii::dump_rank;
 use orcs::trace::dumpi::Trace;
+use orcs::trace::summary::{for_each_rank, RankSummary};
 use orcs::trace::traffic::{trace_traffic, Notes};
 use std::path::Path;
 use std::process::ExitCode;
@@ -18,6 +22,7 @@ pub fn run(plan: &TracePlan) -> Result<ExitCode> {
     match plan {
         TracePlan::Dump(p) => dump(p),
         TracePlan::Matrix(p) => matrix(p),
+        TracePlan::Stats(p) => stats(p),
     }
 }
 
@@ -56,6 +61,27 @@ fn warn_notes(notes: &Notes) {
             notes.intercomm_collectives
         );
     }
+}
+
+fn stats(plan: &StatsPlan) -> Result<ExitCode> {
+    let trace = Trace::open(Path::new(&plan.trace))?;
+    let files = selected(&trace, plan.rank)?;
+    let mut out = create(OUTPUT, plan.output.as_deref().unwrap_or("-"))?;
+    let mut writer: Box<dyn StatsWriter> = match plan.format {
+        Format::Text => Box::new(TextStats::new(&plan.trace)),
+        Format::Json => Box::new(JsonStats::new(&plan.trace)),
+        Format::Csv => Box::new(CsvStats::new()),
+    };
+    writer.begin(&mut out)?;
+    let mut total = RankSummary::default();
+    for_each_rank::<anyhow::Error>(&trace, files, |k, summary| {
+        writer.rank(&mut out, trace.first_rank + k as u32, &summary)?;
+        total.merge(&summary);
+        Ok(())
+    })?;
+    writer.finish(&mut out, &total)?;
+    out.commit()?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn dump(plan: &DumpPlan) -> Result<ExitCode> {
