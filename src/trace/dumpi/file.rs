@@ -127,11 +127,21 @@ enum Origin {
 /// Maps a short read to the error naming the file, the offset and what was expected.
 pub(crate) fn short<'a>(name: &'a str, what: &str) -> impl Fn(Short) -> DumpiError + 'a {
     let what = what.to_string();
+    short_lazy(name, move || what.clone())
+}
+
+/// [`short`] with the description made only when a read fails: the stream decoder calls
+/// it for every record, where formatting a message each time would cost more than the
+/// decoding.
+pub(crate) fn short_lazy<'a>(
+    name: &'a str,
+    what: impl Fn() -> String + 'a,
+) -> impl Fn(Short) -> DumpiError + 'a {
     move |e| match e {
         Short::End { offset } => LocatedError::at_byte(
             name,
             offset,
-            format!("the file ends inside {what} (truncated file?)"),
+            format!("the file ends inside {} (truncated file?)", what()),
         )
         .into(),
         Short::Io(source) => DumpiError::Io {

@@ -4,7 +4,7 @@
 //! trace's size.
 
 use super::bytes::{Bytes, Short};
-use super::file::{short, RankFile};
+use super::file::{short, short_lazy, RankFile};
 use super::layout::{layout, Arg, CallLayout, Kind, ALL_FUNCTIONS, END_OF_STREAM};
 use super::record::{Clock, Interval, Record, Status, Value};
 use super::DumpiError;
@@ -108,7 +108,7 @@ impl Stream<'_> {
     }
 
     fn short<'a>(&'a self, what: &'a str) -> impl Fn(Short) -> DumpiError + 'a {
-        short(&self.file.name, what)
+        short_lazy(&self.file.name, move || what.to_string())
     }
 
     /// The layout of `label`, or the error for a label no record can have.
@@ -134,8 +134,7 @@ impl Stream<'_> {
 
     /// The mask, thread, times and performance counters; returns the mask.
     fn prefix(&mut self, rec: &mut Record, call: &CallLayout) -> Result<u8, DumpiError> {
-        let what = format!("the {} record's header", call.name);
-        let err = short(&self.file.name, &what);
+        let err = short_lazy(&self.file.name, || format!("the {} record's header", call.name));
         let b = &mut self.bytes;
         let mask = b.u8().map_err(&err)?;
         if mask & THREAD != 0 {
@@ -197,8 +196,9 @@ impl Stream<'_> {
         arg: &Arg,
         mask: u8,
     ) -> Result<Value, DumpiError> {
-        let what = format!("argument '{}' of {}", arg.name, call.name);
-        let err = short(&self.file.name, &what);
+        let err = short_lazy(&self.file.name, || {
+            format!("argument '{}' of {}", arg.name, call.name)
+        });
         let b = &mut self.bytes;
         let scalar = |v: i64| Value {
             scalar: v,
