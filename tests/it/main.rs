@@ -15,6 +15,7 @@
 
 mod cli;
 mod cluster;
+mod dumpi;
 mod engine;
 mod fabric;
 mod gen;
