@@ -32,3 +32,4 @@ mod routing;
 mod scan;
 mod support;
 mod trace;
+mod trace_programs;
