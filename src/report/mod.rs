@@ -22,6 +22,7 @@ pub mod queue;
 pub mod results;
 pub mod scan;
 mod sim;
+pub mod trace;
 pub mod traffic;
 
 pub use check::{check_text, deadlock_text, routequal_text};

@@ -6,3 +6,4 @@ pub mod collective;
 pub mod comm;
 pub mod dumpi;
 pub mod summary;
+pub mod traffic;

@@ -2,7 +2,9 @@
 //! square matrix, comma-, semicolon- or whitespace-separated, with `#` comment lines.
 //!
 //! The header decides the form, never the row count: a three-field header (`src,dst,bytes`
-//! or any other names) announces triples; no header, or a header of another width
+//! or any other names) announces triples, and so does a four-field header whose last
+//! field is `messages` (`src,dst,bytes,messages`, as `orcs trace matrix` writes: the
+//! message counts are checked to be integers and not kept); no header, or a header of another width
 //! (column labels), a dense matrix, which must then have as many rows as columns. So a
 //! dense 3 × 3 matrix that lost a row is an error, not a list of triples.
 
@@ -15,7 +17,7 @@ type Row<'a> = (usize, Vec<&'a str>);
 /// CSV: `src,dst,bytes` rows under a header, or a dense square matrix (see the module
 /// documentation). O(input size + E log E).
 pub(super) fn parse_csv_matrix(text: &str, path: &str) -> Result<TrafficMatrix, LocatedError> {
-    let (header, rows) = read_rows(text, path)?;
+    let (header, counts_messages, rows) = read_rows(text, path)?;
     let Some((_, first)) = rows.first() else {
         return Err(located(
             path,
@@ -33,17 +35,21 @@ pub(super) fn parse_csv_matrix(text: &str, path: &str) -> Result<TrafficMatrix, 
             ));
         }
     }
-    if header == Some(3) {
+    if header == Some(3) || (header == Some(4) && counts_messages) {
         read_triples(&rows, path)
     } else {
         read_dense(&rows, path)
     }
 }
 
-/// The width of the header, if there is one, and the data rows (all numeric, all as wide
-/// as the first), skipping blank and `#` lines.
-fn read_rows<'a>(text: &'a str, path: &str) -> Result<(Option<usize>, Vec<Row<'a>>), LocatedError> {
+/// The width of the header, if there is one, whether its last field is `messages`, and
+/// the data rows (all numeric, all as wide as the first), skipping blank and `#` lines.
+fn read_rows<'a>(
+    text: &'a str,
+    path: &str,
+) -> Result<(Option<usize>, bool, Vec<Row<'a>>), LocatedError> {
     let mut header: Option<usize> = None;
+    let mut counts_messages = false;
     let mut rows: Vec<Row<'a>> = Vec::new();
     for (i, raw_line) in text.lines().enumerate() {
         let line_no = i + 1;
@@ -68,6 +74,9 @@ fn read_rows<'a>(text: &'a str, path: &str) -> Result<(Option<usize>, Vec<Row<'a
                     .all(|f| !f.is_empty() && f.parse::<f64>().is_err());
             if is_header {
                 header = Some(fields.len());
+                counts_messages = fields
+                    .last()
+                    .is_some_and(|f| f.eq_ignore_ascii_case("messages"));
                 continue;
             }
             let bad = fields
@@ -96,7 +105,7 @@ fn read_rows<'a>(text: &'a str, path: &str) -> Result<(Option<usize>, Vec<Row<'a
         }
         rows.push((line_no, fields));
     }
-    Ok((header, rows))
+    Ok((header, counts_messages, rows))
 }
 
 /// `src,dst,bytes` rows; the rank count is the largest index + 1.

@@ -43,6 +43,9 @@ impl<'de> Deserialize<'de> for JsonBytes {
 struct SparseJson {
     ranks: Option<u64>,
     entries: Vec<(u64, u64, JsonBytes)>,
+    /// Message counts, one per entry (as `orcs trace matrix` writes them); checked,
+    /// not kept.
+    messages: Option<Vec<u64>>,
 }
 
 /// JSON matrix: `{"ranks": n, "entries": [[s, d, b], ...]}` or a dense array of arrays.
@@ -69,6 +72,19 @@ pub(super) fn parse_json_matrix(text: &str, path: &str) -> Result<TrafficMatrix,
             .map(|e| e.0.max(e.1).saturating_add(1))
             .max()
             .unwrap_or(0);
+        if let Some(messages) = &m.messages {
+            if messages.len() != m.entries.len() {
+                return Err(located(
+                    path,
+                    line_of_key(text, "messages"),
+                    format!(
+                        "{} message counts for {} entries (expected one per entry)",
+                        messages.len(),
+                        m.entries.len()
+                    ),
+                ));
+            }
+        }
         let n = m.ranks.unwrap_or(max);
         let ranks = rank_count(n, path, line_of_key(text, "ranks"))?;
         let mut raw = Vec::with_capacity(m.entries.len());

@@ -68,9 +68,10 @@ impl TrafficMatrix {
 /// * a Matrix Market coordinate file (`%%MatrixMarket matrix coordinate integer|real
 ///   general|symmetric`, 1-based indices);
 /// * a JSON matrix: `{"ranks": n, "entries": [[src, dst, bytes], ...]}` (`ranks` optional:
-///   then the largest index + 1) or a dense square array of arrays;
-/// * otherwise a CSV matrix: `src,dst,bytes` rows under a three-field header line (0-based
-///   ranks; n = largest index + 1), or a dense square matrix of numbers (comma-,
+///   then the largest index + 1; an optional `messages` array of one count per entry) or
+///   a dense square array of arrays;
+/// * otherwise a CSV matrix: `src,dst,bytes` rows under a three-field header line, or
+///   `src,dst,bytes,messages` rows (0-based ranks; n = largest index + 1), or a dense square matrix of numbers (comma-,
 ///   semicolon- or whitespace-separated; optionally under a header of column labels; `#`
 ///   comment lines). The header decides, not the row count: without one the file is a
 ///   dense matrix, and a row count other than its column count is an error at the line

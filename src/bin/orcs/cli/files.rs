@@ -124,6 +124,10 @@ impl Request {
                 f.input("TRACE", &p.trace)
                     .output(OUTPUT, p.output.as_deref());
             }
+            Request::Trace(super::trace::TracePlan::Matrix(p)) => {
+                f.input("TRACE", &p.trace)
+                    .output(OUTPUT, p.output.as_deref());
+            }
             Request::Queue(p) => {
                 f.inputs("--config", &p.config_file);
                 if let Some(spec) = &p.fabric {

@@ -164,7 +164,7 @@ impl Cli {
             Some(Command::Jobs(j)) => Request::Jobs(j.into_plan()?),
             Some(Command::Scan(s)) => Request::Scan(s.into_plan()?),
             Some(Command::Queue(q)) => Request::Queue(Box::new(q.into_plan()?)),
-            Some(Command::Trace(t)) => Request::Trace(t.into_plan()),
+            Some(Command::Trace(t)) => Request::Trace(t.into_plan()?),
             None => self.sim.into_request()?,
         };
         Ok(Invocation {

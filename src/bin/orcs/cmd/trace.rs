@@ -1,12 +1,15 @@
 //! `orcs trace dump`: every rank file of a trace (or one) decoded and printed, one after
-//! the other, streamed to the output.
+//! the other, streamed to the output. `orcs trace matrix`: the trace's traffic, written
+//! in the format asked for.
 
 use crate::cli::files::OUTPUT;
-use crate::cli::trace::{DumpPlan, TracePlan};
+use crate::cli::trace::{DumpPlan, MatrixFormat, MatrixPlan, TracePlan};
 use crate::output::create;
 use anyhow::{bail, Result};
+use orcs::report::trace::matrix::{write_csv, write_json, write_market, write_pfprof};
 use orcs::trace::dumpi::ascii::dump_rank;
 use orcs::trace::dumpi::Trace;
+use orcs::trace::traffic::{trace_traffic, Notes};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -14,6 +17,44 @@ use std::process::ExitCode;
 pub fn run(plan: &TracePlan) -> Result<ExitCode> {
     match plan {
         TracePlan::Dump(p) => dump(p),
+        TracePlan::Matrix(p) => matrix(p),
+    }
+}
+
+fn matrix(plan: &MatrixPlan) -> Result<ExitCode> {
+    let trace = Trace::open(Path::new(&plan.trace))?;
+    let traffic = trace_traffic(&trace, &plan.options)?;
+    let mut out = create(OUTPUT, plan.output.as_deref().unwrap_or("-"))?;
+    match plan.format {
+        MatrixFormat::Csv => write_csv(&mut out, &traffic)?,
+        MatrixFormat::Market => write_market(&mut out, &traffic)?,
+        MatrixFormat::Json => write_json(&mut out, &traffic)?,
+        MatrixFormat::Pfprof => write_pfprof(&mut out, &traffic)?,
+    }
+    out.commit()?;
+    warn_notes(&traffic.notes);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Tells on standard error what was counted with care or left out.
+fn warn_notes(notes: &Notes) {
+    if notes.unsized_messages > 0 {
+        eprintln!(
+            "warning: {} messages or collective calls use datatypes of unknown size; they count as 0 bytes",
+            notes.unsized_messages
+        );
+    }
+    if notes.null_peer_messages > 0 {
+        eprintln!(
+            "note: {} messages to MPI_PROC_NULL left out",
+            notes.null_peer_messages
+        );
+    }
+    if notes.intercomm_collectives > 0 {
+        eprintln!(
+            "warning: {} collective calls on intercommunicators left out (the remote group's order is not in the trace)",
+            notes.intercomm_collectives
+        );
     }
 }
 

@@ -1,0 +1,136 @@
+//! The size in bytes of every datatype one rank names: predefined types from the trace's
+//! size table, derived types from the constructor calls that made them.
+
+use super::args::{Arg, ArgsOf};
+use crate::trace::dumpi::Record;
+use crate::trace::summary::datatype_size;
+use rustc_hash::FxHashMap;
+
+/// Function labels of the datatype constructors and of `MPI_Type_free`.
+mod label {
+    pub const CONTIGUOUS: u16 = 35;
+    pub const VECTOR: u16 = 36;
+    pub const HVECTOR: u16 = 37;
+    pub const INDEXED: u16 = 38;
+    pub const HINDEXED: u16 = 39;
+    pub const STRUCT: u16 = 40;
+    pub const FREE: u16 = 47;
+    pub const DUP: u16 = 178;
+    pub const CREATE_HINDEXED: u16 = 218;
+    pub const CREATE_HVECTOR: u16 = 219;
+    pub const CREATE_INDEXED_BLOCK: u16 = 220;
+    pub const CREATE_RESIZED: u16 = 221;
+    pub const CREATE_STRUCT: u16 = 222;
+    pub const CREATE_SUBARRAY: u16 = 223;
+    pub const CREATE_DARRAY: u16 = 217;
+}
+
+/// One rank's datatype sizes while its records stream by.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Datatypes {
+    /// The trace file's size table (predefined types, and what libdumpi recorded).
+    table: Option<Vec<i32>>,
+    /// Derived types made so far: handle → size, or None when the size cannot be told
+    /// (`MPI_Type_create_darray`, a constructor over a type of unknown size).
+    derived: FxHashMap<i64, Option<u64>>,
+}
+
+impl Datatypes {
+    /// The sizes of a rank file with size table `table`.
+    pub(super) fn new(table: Option<Vec<i32>>) -> Self {
+        Datatypes {
+            table,
+            derived: FxHashMap::default(),
+        }
+    }
+
+    /// The size of one element of `datatype`, when known.
+    pub(super) fn size(&self, datatype: i64) -> Option<u64> {
+        match self.derived.get(&datatype) {
+            Some(&size) => size,
+            None => datatype_size(self.table.as_deref(), datatype),
+        }
+    }
+
+    /// `count` elements of `datatype`: None when the size is unknown or the product
+    /// overflows; a negative count is zero bytes.
+    pub(super) fn bytes(&self, count: i64, datatype: i64) -> Option<u64> {
+        let count = u64::try_from(count).unwrap_or(0);
+        self.size(datatype)?.checked_mul(count)
+    }
+
+    /// Follows a datatype constructor or `MPI_Type_free`; false for any other call.
+    pub(super) fn follow(&mut self, rec: &Record) -> bool {
+        let made = match rec.label {
+            label::CONTIGUOUS => self.scaled(rec, Arg::Count, None),
+            label::VECTOR | label::HVECTOR | label::CREATE_HVECTOR => {
+                self.scaled(rec, Arg::Count, Some(Arg::BlockLength))
+            }
+            label::CREATE_INDEXED_BLOCK => self.scaled(rec, Arg::Count, Some(Arg::BlockLength)),
+            label::INDEXED | label::HINDEXED => self.summed(rec, Arg::Lengths),
+            label::CREATE_HINDEXED => self.summed(rec, Arg::BlockLengths),
+            label::STRUCT => self.structure(rec, Arg::Lengths),
+            label::CREATE_STRUCT => self.structure(rec, Arg::BlockLengths),
+            label::DUP | label::CREATE_RESIZED => rec.get(Arg::OldType).and_then(|t| self.size(t)),
+            label::CREATE_SUBARRAY => self.subarray(rec),
+            label::CREATE_DARRAY => None,
+            label::FREE => {
+                if let Some(t) = rec.get(Arg::Datatype) {
+                    self.derived.remove(&t);
+                }
+                return true;
+            }
+            _ => return false,
+        };
+        if let Some(new) = rec.get(Arg::NewType) {
+            self.derived.insert(new, made);
+        }
+        true
+    }
+
+    /// `count × blocklength × size(oldtype)` (blocklength 1 when absent).
+    fn scaled(&self, rec: &Record, count: Arg, block: Option<Arg>) -> Option<u64> {
+        let count = u64::try_from(rec.get(count)?).ok()?;
+        let block = match block {
+            Some(b) => u64::try_from(rec.get(b)?).ok()?,
+            None => 1,
+        };
+        let old = self.size(rec.get(Arg::OldType)?)?;
+        count.checked_mul(block)?.checked_mul(old)
+    }
+
+    /// `Σ lengths × size(oldtype)`.
+    fn summed(&self, rec: &Record, lengths: Arg) -> Option<u64> {
+        let total = sum_lengths(rec.list(lengths)?)?;
+        total.checked_mul(self.size(rec.get(Arg::OldType)?)?)
+    }
+
+    /// `Σ lengths[i] × size(oldtypes[i])`.
+    fn structure(&self, rec: &Record, lengths: Arg) -> Option<u64> {
+        let lengths = rec.list(lengths)?;
+        let types = rec.list(Arg::OldTypes)?;
+        if lengths.len() != types.len() {
+            return None;
+        }
+        lengths.iter().zip(types).try_fold(0u64, |sum, (&n, &t)| {
+            let n = u64::try_from(n).ok()?;
+            sum.checked_add(n.checked_mul(self.size(t)?)?)
+        })
+    }
+
+    /// `Π subsizes × size(oldtype)`.
+    fn subarray(&self, rec: &Record) -> Option<u64> {
+        let elements = rec
+            .list(Arg::SubSizes)?
+            .iter()
+            .try_fold(1u64, |p, &s| p.checked_mul(u64::try_from(s).ok()?))?;
+        elements.checked_mul(self.size(rec.get(Arg::OldType)?)?)
+    }
+}
+
+/// The sum of non-negative block lengths; None when one is negative or it overflows.
+fn sum_lengths(lengths: &[i64]) -> Option<u64> {
+    lengths
+        .iter()
+        .try_fold(0u64, |s, &n| s.checked_add(u64::try_from(n).ok()?))
+}
