@@ -55,11 +55,18 @@ pub fn sst_dumpi() -> Option<PathBuf> {
     let _guard = BUILD
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let status = Command::new(&build)
+    // Captured, so that a passing run stays quiet ("already built" on every call).
+    let built = Command::new(&build)
         .arg(&prefix)
-        .status()
+        .output()
         .expect("run build.sh");
-    assert!(status.success(), "{} failed", build.display());
+    assert!(
+        built.status.success(),
+        "{} failed:\n{}{}",
+        build.display(),
+        String::from_utf8_lossy(&built.stdout),
+        String::from_utf8_lossy(&built.stderr)
+    );
     Some(prefix)
 }
 
