@@ -32,4 +32,5 @@ mod routing;
 mod scan;
 mod support;
 mod trace;
+mod trace_matrix;
 mod trace_programs;

@@ -21,6 +21,12 @@ fn fixture_ranks_dump_byte_identical_to_dumpi2ascii() {
         assert_dump(&["trace", "dump", &bin.to_string_lossy()], &golden(&bin));
     }
     assert_dump(&["trace", "dump", MANY], &golden(Path::new(&repo(MANY))));
+    // Annotations made by MPI_Pcontrol, by the library format 13.
+    let phases = Path::new(&repo("tests/fixtures/dumpi/phases/phases-0000.bin")).to_path_buf();
+    assert_dump(
+        &["trace", "dump", &phases.to_string_lossy()],
+        &golden(&phases),
+    );
 }
 
 #[test]

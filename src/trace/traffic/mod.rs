@@ -50,9 +50,9 @@ pub enum Collectives {
     Expand(AlgorithmChoice),
 }
 
-/// A time window, in ns after the trace's start (the earliest start time of its rank
-/// files, whole seconds since the epoch as `dumpi2ascii` prints it): calls that start
-/// in `[start_ns, end_ns)` count.
+/// A time window, in ns after the trace's first call (the earliest entry among the
+/// ranks' first records: libdumpi's wall clock is not always the epoch's): calls that
+/// start in `[start_ns, end_ns)` count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Window {
     /// First ns counted.
@@ -232,8 +232,10 @@ pub fn trace_traffic(
     if let Some(phase) = &options.phase {
         check_phase(&files, phase)?;
     }
-    let start = files.iter().map(|f| f.header.start_time).min().unwrap_or(0);
-    let start_ns = i64::try_from(start).unwrap_or(i64::MAX / 2) * 1_000_000_000;
+    let start_ns = match options.window {
+        Some(_) => first_call(&files)?,
+        None => 0,
+    };
     let read: Vec<_> = files
         .par_iter()
         .enumerate()
@@ -255,6 +257,19 @@ pub fn trace_traffic(
         pairs: world::merge(rows.into_iter().flatten().collect()),
         notes,
     })
+}
+
+/// The earliest entry time (ns) among the ranks' first records.
+fn first_call(files: &[RankFile]) -> Result<i64, TrafficError> {
+    let firsts: Vec<Option<i64>> = files
+        .par_iter()
+        .map(|file| {
+            let mut rec = crate::trace::dumpi::Record::default();
+            let found = file.stream()?.next_into(&mut rec)?;
+            Ok(found.then(|| rec.wall.start.nanos()))
+        })
+        .collect::<Result<_, DumpiError>>()?;
+    Ok(firsts.into_iter().flatten().min().unwrap_or(0))
 }
 
 /// Fails unless some rank file has an annotation reading `phase`.
@@ -367,12 +382,13 @@ mod tests {
 
     #[test]
     fn a_time_window_keeps_the_calls_that_start_in_it() {
-        // Start time 1296777956 s; the Isends start at .739674 (ranks 0, 2), .739744
-        // (rank 1) and .739754 (rank 3); the Allreduces at .739808 and later.
+        // The first call starts at 1296777956.737669 s (rank 0's MPI_Init); the Isends
+        // 2,005 µs later (ranks 0, 2), 2,075 µs (rank 1) and 2,085 µs (rank 3); the
+        // Allreduces 2,139 µs and later.
         let options = TrafficOptions {
             window: Some(Window {
-                start_ns: 739_700_000,
-                end_ns: 739_800_000,
+                start_ns: 2_031_000,
+                end_ns: 2_131_000,
             }),
             ..TrafficOptions::default()
         };
@@ -380,13 +396,52 @@ mod tests {
         assert_eq!(pairs(&t), [(1, 2, 4, 1), (3, 0, 4, 1)]);
         let edge = TrafficOptions {
             window: Some(Window {
-                start_ns: 739_674_000,
-                end_ns: 739_744_000,
+                start_ns: 2_005_000,
+                end_ns: 2_075_000,
             }),
             ..exclude()
         };
         let t = trace_traffic(&testtrace(), &edge).unwrap();
         assert_eq!(pairs(&t), [(0, 1, 4, 1), (2, 3, 4, 1)]);
+    }
+
+    fn phases(phase: &str) -> TrafficOptions {
+        TrafficOptions {
+            phase: Some(phase.into()),
+            ..TrafficOptions::default()
+        }
+    }
+
+    #[test]
+    fn a_phase_keeps_the_calls_after_its_annotations_up_to_the_next() {
+        // tests/mpi-programs/phases.c: "exchange" sends 100 B to r+1 twice, "reduce"
+        // 50 B to r-1 twice; before them each rank sends 7 B to itself.
+        let meta = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/dumpi/phases/phases.meta"
+        );
+        let trace = Trace::open(Path::new(meta)).unwrap();
+        let ring = |step: u32, bytes: u64| -> Vec<(u32, u32, u64, u64)> {
+            let mut v: Vec<_> = (0..4).map(|r| (r, (r + step) % 4, bytes, 2)).collect();
+            v.sort();
+            v
+        };
+        let t = trace_traffic(&trace, &phases("exchange")).unwrap();
+        assert_eq!(pairs(&t), ring(1, 200));
+        let t = trace_traffic(&trace, &phases("ANNOTATION: reduce")).unwrap();
+        assert_eq!(pairs(&t), ring(3, 100));
+        assert!(pairs(&trace_traffic(&trace, &phases("done")).unwrap()).is_empty());
+        let all = trace_traffic(&trace, &TrafficOptions::default()).unwrap();
+        let mut expected = ring(1, 200);
+        expected.extend(ring(3, 100));
+        expected.extend((0..4).map(|r| (r, r, 7, 1)));
+        expected.sort();
+        assert_eq!(pairs(&all), expected);
+        let err = trace_traffic(&trace, &phases("solve")).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "no MPI_Pcontrol annotation of the trace reads 'solve' (it has: done, exchange, reduce)"
+        );
     }
 
     #[test]

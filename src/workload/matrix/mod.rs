@@ -11,8 +11,9 @@
 //!
 //! This module holds the model, the format detection and what the readers share (byte
 //! counts, rank counts, summing duplicates); one file per format: `pfprof` (traces),
-//! `csv`, `market` (Matrix Market) and `json`. May use: nothing else of orcs but
-//! [`crate::error`].
+//! `csv`, `market` (Matrix Market) and `json`. An MPI trace's `.meta` file is read by
+//! [`crate::trace::traffic`]. May use: nothing else of orcs but [`crate::error`] and
+//! [`crate::trace`].
 
 use crate::error::LocatedError;
 use flate2::read::MultiGzDecoder;
@@ -77,6 +78,10 @@ impl TrafficMatrix {
 ///   dense matrix, and a row count other than its column count is an error at the line
 ///   where the matrix ends (or the first row too many).
 ///
+/// A DUMPI trace's `.meta` file gives the trace's traffic
+/// ([`crate::trace::traffic::trace_traffic`] with its default options: collectives
+/// expanded by MPICH's algorithm choice); a DUMPI rank file alone is refused.
+///
 /// A gzip-compressed plain matrix is also accepted. Plain matrices keep entries with
 /// bytes > 0; duplicate CSV / Matrix Market / JSON entries are summed. Byte counts must be
 /// non-negative integers (`1e6` and `5.0` are accepted in plain matrices).
@@ -89,6 +94,9 @@ pub fn read_traffic(path: &str) -> Result<TrafficMatrix, LocatedError> {
         std::fs::metadata(p).map_err(|e| located(path, None, format!("cannot read: {e}")))?;
     if meta.is_dir() {
         return pfprof::read_trace_dir(path);
+    }
+    if path.ends_with(".meta") {
+        return read_mpi_trace(path);
     }
     let bytes = std::fs::read(p).map_err(|e| located(path, None, format!("cannot read: {e}")))?;
     traffic_from_bytes(&bytes, path)
@@ -110,6 +118,13 @@ pub fn traffic_from_bytes(bytes: &[u8], path: &str) -> Result<TrafficMatrix, Loc
     } else {
         bytes
     };
+    if data.starts_with(&crate::trace::dumpi::HEAD_MAGIC.to_be_bytes()) {
+        return Err(located(
+            path,
+            None,
+            "a DUMPI rank file: name the trace's .meta file, which gives every rank",
+        ));
+    }
     if looks_like_tar(data) || (tar_name && !data.is_empty()) {
         return pfprof::read_trace_tar(data, path);
     }
@@ -129,6 +144,22 @@ pub fn traffic_from_bytes(bytes: &[u8], path: &str) -> Result<TrafficMatrix, Loc
     } else {
         csv::parse_csv_matrix(text, path)
     }
+}
+
+/// The traffic of the DUMPI trace whose `.meta` file is `path`.
+fn read_mpi_trace(path: &str) -> Result<TrafficMatrix, LocatedError> {
+    use crate::trace::dumpi::{DumpiError, Trace};
+    use crate::trace::traffic::{trace_traffic, TrafficError, TrafficOptions};
+    let to_located = |e: TrafficError| match e {
+        TrafficError::Input(l) | TrafficError::Dumpi(DumpiError::Input(l)) => l,
+        TrafficError::Dumpi(DumpiError::Io { path, source }) => {
+            LocatedError::new(path, format!("cannot read: {source}"))
+        }
+        other => LocatedError::new("", other.to_string()),
+    };
+    let trace = Trace::open(Path::new(path)).map_err(|e| to_located(e.into()))?;
+    let traffic = trace_traffic(&trace, &TrafficOptions::default()).map_err(to_located)?;
+    Ok(traffic.to_matrix())
 }
 
 /// A POSIX / GNU tar header has "ustar" at offset 257.

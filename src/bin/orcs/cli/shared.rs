@@ -204,7 +204,7 @@ pub struct MetricArg {
 /// --matrix: an application's traffic matrix.
 #[derive(Debug, Args)]
 pub struct MatrixArg {
-    /// The traffic matrix of -p matrix: a PFProf trace (.tar.gz, .tar or folder of per-rank JSON), CSV, Matrix Market or JSON; implies -p matrix.
+    /// The traffic matrix of -p matrix: a PFProf trace (.tar.gz, .tar or folder of per-rank JSON), CSV, Matrix Market, JSON, or a DUMPI trace (its .meta file); implies -p matrix.
     #[arg(
         verbatim_doc_comment,
         long = "matrix",

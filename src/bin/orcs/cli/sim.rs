@@ -439,7 +439,7 @@ impl SimArgs {
         }
         let Some(matrix) = self.matrix.matrix.clone() else {
             bail!(
-                "-p matrix needs --matrix FILE (a PFProf trace, CSV, Matrix Market or JSON matrix)"
+                "-p matrix needs --matrix FILE (a PFProf trace, CSV, Matrix Market or JSON matrix, or a DUMPI trace's .meta file)"
             );
         };
         if let Some((_, flag)) = self.matrix_refused().iter().find(|(given, _)| *given) {

@@ -11,7 +11,7 @@ use orcs::cluster::selection::Selector;
 /// Flags of `orcs traffic`.
 #[derive(Debug, Args)]
 #[command(
-    mut_arg("matrix", |a| a.help("The traffic matrix: a PFProf trace (.tar.gz or folder of per-rank JSON), CSV, Matrix Market or JSON.").required(true)),
+    mut_arg("matrix", |a| a.help("The traffic matrix: a PFProf trace (.tar.gz or folder of per-rank JSON), CSV, Matrix Market, JSON, or a DUMPI trace (its .meta file).").required(true)),
     mut_arg("seed", |a| a.help("Seed of the random selector and router (default 0).").default_value("0")),
     mut_arg("links", |a| a.help("Also write every network link's bytes and flows per combination as CSV to FILE (switch-to-switch links, and host-to-host links of direct networks)."))
 )]
