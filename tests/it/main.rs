@@ -15,6 +15,7 @@
 
 mod cli;
 mod cluster;
+mod dumpi;
 mod engine;
 mod fabric;
 mod gen;
@@ -32,4 +33,5 @@ mod scan;
 mod support;
 mod trace;
 mod trace_matrix;
+mod trace_programs;
 mod trace_stats;

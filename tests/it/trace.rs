@@ -3,9 +3,9 @@
 //! of a program calling many MPI functions made here with libdumpi; and bad traces
 //! refused with the file and byte offset named.
 
-use crate::support::{orcs, repo, shared, tools_present};
+use crate::dumpi::{assert_dump, bins, sst_dumpi, TracedProgram};
+use crate::support::{orcs, repo, shared};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 const TESTTRACE: &str = "tests/fixtures/dumpi/testtrace";
 const MANY: &str = "tests/fixtures/dumpi/many_calls-0000.bin";
@@ -13,34 +13,6 @@ const MANY: &str = "tests/fixtures/dumpi/many_calls-0000.bin";
 fn golden(bin: &Path) -> String {
     let text = bin.with_extension("dumpi2ascii.txt");
     std::fs::read_to_string(&text).unwrap_or_else(|e| panic!("{}: {e}", text.display()))
-}
-
-/// Asserts that orcs's dump of `args` is `expected`, showing the first differing line.
-#[track_caller]
-fn assert_dump(args: &[&str], expected: &str) {
-    let run = orcs(args).ok();
-    if run.stdout != expected {
-        let line = (run.stdout.lines().zip(expected.lines()))
-            .position(|(a, b)| a != b)
-            .unwrap_or(run.stdout.lines().count().min(expected.lines().count()));
-        panic!(
-            "orcs {} differs from dumpi2ascii at line {}:\n  orcs:       {:?}\n  dumpi2ascii: {:?}",
-            args.join(" "),
-            line + 1,
-            run.stdout.lines().nth(line),
-            expected.lines().nth(line)
-        );
-    }
-}
-
-fn bins(dir: &Path) -> Vec<PathBuf> {
-    let mut bins: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "bin"))
-        .collect();
-    bins.sort();
-    bins
 }
 
 #[test]
@@ -125,75 +97,12 @@ fn every_shared_sample_dumps_byte_identical_to_its_golden() {
     assert!(checked >= 19, "only {checked} sample rank files found");
 }
 
-/// Builds libdumpi and dumpi2ascii (once per machine) and returns their prefix.
-fn sst_dumpi() -> Option<PathBuf> {
-    let build = shared("tools/sst-dumpi/build.sh")?;
-    if !tools_present(
-        &["mpicc", "mpirun", "autoreconf", "libtoolize"],
-        "ORCS_REQUIRE_SHARED",
-    ) {
-        return None;
-    }
-    let home =
-        std::env::var_os("HOME").map_or_else(|| PathBuf::from(repo("target")), PathBuf::from);
-    let prefix = home.join(".cache").join("sst-dumpi");
-    let status = Command::new(&build)
-        .arg(&prefix)
-        .status()
-        .expect("run build.sh");
-    assert!(status.success(), "{} failed", build.display());
-    Some(prefix)
-}
-
 #[test]
 fn dump_equals_dumpi2ascii_on_every_rank_of_a_program_calling_many_functions() {
     let Some(prefix) = sst_dumpi() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let exe = dir.path().join("many_calls");
-    let lib = prefix.join("lib");
-    let compiled = Command::new("mpicc")
-        .arg(repo("tests/mpi-programs/many_calls.c"))
-        .arg("-o")
-        .arg(&exe)
-        .arg(format!("-L{}", lib.display()))
-        .arg("-ldumpi")
-        .arg(format!("-Wl,-rpath,{}", lib.display()))
-        .status()
-        .expect("run mpicc");
-    assert!(compiled.success(), "mpicc failed");
-    std::fs::write(dir.path().join("dumpi.conf"), "fileroot many\n").unwrap();
-    let ran = Command::new("mpirun")
-        .args(["--allow-run-as-root", "--oversubscribe", "-n", "4"])
-        .arg(&exe)
-        .current_dir(dir.path())
-        .output()
-        .expect("run mpirun");
-    assert!(
-        ran.status.success(),
-        "mpirun failed: {}",
-        String::from_utf8_lossy(&ran.stderr)
-    );
-    let meta = std::fs::read_dir(dir.path())
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| p.extension().is_some_and(|e| e == "meta"))
-        .expect("libdumpi wrote a .meta");
-    let rank_files = bins(dir.path());
-    assert_eq!(rank_files.len(), 4, "{rank_files:?}");
-    let mut all = String::new();
-    for (rank, bin) in rank_files.iter().enumerate() {
-        let reference = Command::new(prefix.join("bin").join("dumpi2ascii"))
-            .args(["-H", "-S", "-F", "-X"])
-            .arg(bin)
-            .env("TZ", "UTC")
-            .output()
-            .expect("run dumpi2ascii");
-        assert!(
-            reference.status.success(),
-            "dumpi2ascii failed on {}",
-            bin.display()
-        );
-        let expected = String::from_utf8(reference.stdout).unwrap();
+    let program = TracedProgram::compile(&prefix, "many_calls");
+    let trace = program.trace(4);
+    for expected in program.assert_dumps_match(&trace) {
         assert!(
             expected
                 .lines()
@@ -201,14 +110,7 @@ fn dump_equals_dumpi2ascii_on_every_rank_of_a_program_calling_many_functions() {
                 .count()
                 > 100
         );
-        let meta = meta.to_string_lossy();
-        assert_dump(
-            &["trace", "dump", &meta, "--rank", &rank.to_string()],
-            &expected,
-        );
-        all.push_str(&expected);
     }
-    assert_dump(&["trace", "dump", &meta.to_string_lossy()], &all);
 }
 
 /// A copy of the fixture trace in a temporary folder, for breaking.
