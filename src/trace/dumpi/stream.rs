@@ -134,7 +134,9 @@ impl Stream<'_> {
 
     /// The mask, thread, times and performance counters; returns the mask.
     fn prefix(&mut self, rec: &mut Record, call: &CallLayout) -> Result<u8, DumpiError> {
-        let err = short_lazy(&self.file.name, || format!("the {} record's header", call.name));
+        let err = short_lazy(&self.file.name, || {
+            format!("the {} record's header", call.name)
+        });
         let b = &mut self.bytes;
         let mask = b.u8().map_err(&err)?;
         if mask & THREAD != 0 {

@@ -134,3 +134,106 @@ fn sum_lengths(lengths: &[i64]) -> Option<u64> {
         .iter()
         .try_fold(0u64, |s, &n| s.checked_add(u64::try_from(n).ok()?))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::dumpi::layout::{layout, Kind};
+    use crate::trace::dumpi::Value;
+
+    /// A record of `label` with its arguments in stored order: a scalar, or for array
+    /// arguments the elements.
+    fn record(label: u16, args: &[&[i64]]) -> Record {
+        let call = layout(label).unwrap();
+        assert_eq!(call.args.len(), args.len(), "{}", call.name);
+        let mut rec = Record {
+            label,
+            ..Record::default()
+        };
+        for (arg, v) in call.args.iter().zip(args) {
+            let value = if arg.kind.is_array() || matches!(arg.kind, Kind::IntsSince069) {
+                let start = rec.ints.len() as u32;
+                rec.ints.extend_from_slice(v);
+                Value {
+                    scalar: v.len() as i64,
+                    present: true,
+                    start,
+                    len: v.len() as u32,
+                }
+            } else {
+                Value {
+                    scalar: v[0],
+                    present: true,
+                    start: 0,
+                    len: 0,
+                }
+            };
+            rec.values.push(value);
+        }
+        rec
+    }
+
+    const BYTE: i64 = 5;
+    const INT: i64 = 9;
+    const DOUBLE: i64 = 12;
+
+    #[test]
+    fn constructors_give_the_sizes_of_their_elements() {
+        let mut t = Datatypes::new(None);
+        assert_eq!(
+            (t.size(BYTE), t.size(INT), t.size(DOUBLE)),
+            (Some(1), Some(4), Some(8))
+        );
+        // contiguous(3, double) = 24; vector(4, 2, stride 9, int) = 32 (the stride
+        // moves elements, it does not add bytes); indexed([1, 3], int) = 16.
+        assert!(t.follow(&record(label::CONTIGUOUS, &[&[3], &[DOUBLE], &[100]])));
+        assert!(t.follow(&record(label::VECTOR, &[&[4], &[2], &[9], &[INT], &[101]])));
+        assert!(t.follow(&record(
+            label::INDEXED,
+            &[&[2], &[1, 3], &[0, 10], &[INT], &[102]]
+        )));
+        assert_eq!(
+            (t.size(100), t.size(101), t.size(102)),
+            (Some(24), Some(32), Some(16))
+        );
+        // struct {2 × contiguous(3, double), 5 bytes} = 53; a type over a derived one.
+        let fields = record(
+            label::CREATE_STRUCT,
+            &[&[2], &[2, 5], &[0, 48], &[100, BYTE], &[103]],
+        );
+        assert!(t.follow(&fields));
+        assert_eq!(t.size(103), Some(53));
+        // subarray 2 × 3 of 4 × 4 ints = 24 bytes; resized keeps the size.
+        let sub = record(
+            label::CREATE_SUBARRAY,
+            &[&[2], &[4, 4], &[2, 3], &[0, 0], &[0], &[INT], &[104]],
+        );
+        assert!(t.follow(&sub));
+        assert_eq!(t.size(104), Some(24));
+        assert!(t.follow(&record(
+            label::CREATE_RESIZED,
+            &[&[104], &[0], &[64], &[105]]
+        )));
+        assert_eq!(t.size(105), Some(24));
+        assert_eq!(t.bytes(10, 101), Some(320));
+        assert_eq!(t.bytes(-1, 101), Some(0));
+        // Freed, the handle names nothing known (and no predefined type either).
+        assert!(t.follow(&record(label::FREE, &[&[101]])));
+        assert_eq!(t.size(101), None);
+        // Other calls are not followed.
+        assert!(!t.follow(&record(0, &[&[1], &[INT], &[1], &[0], &[2]])));
+    }
+
+    #[test]
+    fn unknown_parts_make_unknown_sizes_not_wrong_ones() {
+        let mut t = Datatypes::new(None);
+        // contiguous over an unknown type; a negative block length; a darray.
+        assert!(t.follow(&record(label::CONTIGUOUS, &[&[3], &[999], &[100]])));
+        assert!(t.follow(&record(
+            label::HINDEXED,
+            &[&[2], &[1, -3], &[0, 8], &[INT], &[101]]
+        )));
+        assert_eq!((t.size(100), t.size(101)), (None, None));
+        assert_eq!(t.bytes(1, 100), None);
+    }
+}
