@@ -466,6 +466,30 @@ mod tests {
         assert!(err.to_string().contains("testtrace-0001.bin"), "{err}");
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        #[test]
+        fn mutated_rank_files_never_panic(
+            rank in 0usize..4,
+            edits in proptest::collection::vec((0usize..1_600, proptest::prelude::any::<u8>(), 0u8..3), 1..6)
+        ) {
+            let dir = tempfile::tempdir().unwrap();
+            let from = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/dumpi/testtrace"));
+            for k in 0..4 {
+                let name = format!("testtrace-000{k}.bin");
+                let mut bytes = std::fs::read(from.join(&name)).unwrap();
+                if k == rank {
+                    bytes = crate::test_support::mutate(&bytes, &edits);
+                }
+                std::fs::write(dir.path().join(name), bytes).unwrap();
+            }
+            std::fs::copy(from.join("testtrace.meta"), dir.path().join("testtrace.meta")).unwrap();
+            if let Ok(trace) = Trace::open(&dir.path().join("testtrace.meta")) {
+                let _ = trace_traffic(&trace, &TrafficOptions::default());
+            }
+        }
+    }
+
     #[test]
     fn collective_labels_are_the_blocking_collectives() {
         let labels: Vec<u16> = (0..300).filter(|&l| collective_op(l).is_some()).collect();
