@@ -108,6 +108,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn weight_counts_list_the_weights_some_pair_had_in_order() {
+        // The histogram [0, 2, 1, 0, 1]: two pairs of weight 1, one of 2, one of 4.
+        let w = |weight, count| WeightCount { weight, count };
+        assert_eq!(weight_counts(&[0, 2, 1, 0, 1]), [w(1, 2), w(2, 1), w(4, 1)]);
+        assert_eq!(weight_counts(&[5]), [w(0, 5)]);
+        assert!(weight_counts(&[0, 0]).is_empty());
+    }
+
+    #[test]
     fn acc_band_is_mean_of_reciprocal_weights() {
         // 2 pairs of weight 1, 1 of weight 2, 1 of weight 4: (1 + 1 + 0.5 + 0.25) / 4.
         assert_eq!(acc_band(&[0, 2, 1, 0, 1]), Some(0.6875));
