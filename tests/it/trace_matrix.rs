@@ -93,6 +93,41 @@ fn every_format_runs_the_simulation_like_the_trace_itself() {
         orcs(&["trace", "matrix", RING, "-o", path]).ok();
         assert_eq!(sim(path), direct, "{name}");
     }
+    // The trace flags reach the simulators: the trace without its collectives runs like
+    // the matrix written without them.
+    let excluded = dir.path().join("p2p.csv");
+    let excluded = excluded.to_str().unwrap();
+    orcs(&[
+        "trace",
+        "matrix",
+        RING,
+        "--collectives",
+        "exclude",
+        "-o",
+        excluded,
+    ])
+    .ok();
+    let sim_with = |traffic: &str, extra: &[&str]| {
+        let mut args = vec![
+            "-i",
+            FABRIC,
+            "-p",
+            "matrix",
+            "--traffic",
+            traffic,
+            "-n",
+            "50",
+            "--seed",
+            "7",
+            "--format",
+            "csv",
+        ];
+        args.extend_from_slice(extra);
+        orcs(&args).ok().stdout
+    };
+    let p2p = sim_with(excluded, &[]);
+    assert_eq!(sim_with(RING, &["--collectives", "exclude"]), p2p);
+    assert_ne!(sim_with(RING, &[]), p2p);
     let traffic = orcs(&[
         "traffic",
         "--cluster",
@@ -129,6 +164,18 @@ fn bad_requests_and_traces_are_refused() {
         .fails_with(1, &["'solve'", "no annotations"]);
     orcs(&["trace", "matrix", RING, "--format", "xls"])
         .fails_with(1, &["--format", "csv, mtx, json, pfprof"]);
+    orcs(&["-i", FABRIC, "-p", "bruck", "--phase", "x"])
+        .fails_with(1, &["--phase", "-p matrix with a DUMPI trace"]);
+    orcs(&[
+        "traffic",
+        "--cluster",
+        "topologies/milk.graphml",
+        "--traffic",
+        "patterns/cg-c-128.tar.gz",
+        "--window",
+        "1:2",
+    ])
+    .fails_with(1, &["cg-c-128.tar.gz", "is not a trace's .meta file"]);
     let one = "tests/fixtures/dumpi/testtrace/testtrace-0001.bin";
     orcs(&["trace", "matrix", one])
         .fails_with(1, &["testtrace-0001.bin", "one rank's file", ".meta"]);

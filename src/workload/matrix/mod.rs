@@ -89,6 +89,15 @@ impl TrafficMatrix {
 /// Time O(input size + E log E) for E entries; memory O(input size + E) (the decompressed
 /// archive is held in memory).
 pub fn read_traffic(path: &str) -> Result<TrafficMatrix, LocatedError> {
+    read_traffic_with(path, &crate::trace::traffic::TrafficOptions::default())
+}
+
+/// [`read_traffic`], with `trace` saying what of a DUMPI trace counts (collectives
+/// expanded or left out, a time window, a phase); other formats ignore it.
+pub fn read_traffic_with(
+    path: &str,
+    trace: &crate::trace::traffic::TrafficOptions,
+) -> Result<TrafficMatrix, LocatedError> {
     let p = Path::new(path);
     let meta =
         std::fs::metadata(p).map_err(|e| located(path, None, format!("cannot read: {e}")))?;
@@ -96,7 +105,7 @@ pub fn read_traffic(path: &str) -> Result<TrafficMatrix, LocatedError> {
         return pfprof::read_trace_dir(path);
     }
     if path.ends_with(".meta") {
-        return read_mpi_trace(path);
+        return read_mpi_trace(path, trace);
     }
     let bytes = std::fs::read(p).map_err(|e| located(path, None, format!("cannot read: {e}")))?;
     traffic_from_bytes(&bytes, path)
@@ -147,9 +156,12 @@ pub fn traffic_from_bytes(bytes: &[u8], path: &str) -> Result<TrafficMatrix, Loc
 }
 
 /// The traffic of the DUMPI trace whose `.meta` file is `path`.
-fn read_mpi_trace(path: &str) -> Result<TrafficMatrix, LocatedError> {
+fn read_mpi_trace(
+    path: &str,
+    options: &crate::trace::traffic::TrafficOptions,
+) -> Result<TrafficMatrix, LocatedError> {
     use crate::trace::dumpi::{DumpiError, Trace};
-    use crate::trace::traffic::{trace_traffic, TrafficError, TrafficOptions};
+    use crate::trace::traffic::{trace_traffic, TrafficError};
     let to_located = |e: TrafficError| match e {
         TrafficError::Input(l) | TrafficError::Dumpi(DumpiError::Input(l)) => l,
         TrafficError::Dumpi(DumpiError::Io { path, source }) => {
@@ -158,7 +170,7 @@ fn read_mpi_trace(path: &str) -> Result<TrafficMatrix, LocatedError> {
         other => LocatedError::new("", other.to_string()),
     };
     let trace = Trace::open(Path::new(path)).map_err(|e| to_located(e.into()))?;
-    let traffic = trace_traffic(&trace, &TrafficOptions::default()).map_err(to_located)?;
+    let traffic = trace_traffic(&trace, options).map_err(to_located)?;
     Ok(traffic.to_matrix())
 }
 

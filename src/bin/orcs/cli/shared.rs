@@ -3,11 +3,13 @@
 //! specific rewords its help with `#[command(mut_arg(...))]`, and validation happens in
 //! one place, here.
 
-use super::values::{byte_size, positive, report_format, whole, Format};
-use anyhow::{anyhow, Result};
+use super::values::{byte_size, positive, report_format, resolve, whole, Format};
+use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use orcs::fabric::input::InputSpec;
 use orcs::limits::{worker_threads, MemoryLimit};
+use orcs::trace::collective::AlgorithmChoice;
+use orcs::trace::traffic::{Collectives, TrafficOptions, Window};
 
 /// Where a routed fabric comes from: the file and, for InfiniBand dumps, the tables.
 #[derive(Debug, Args)]
@@ -212,6 +214,103 @@ pub struct MatrixArg {
         value_name = "FILE"
     )]
     pub matrix: Option<String>,
+}
+
+/// --collectives, --algorithms, --window, --phase: what of a DUMPI trace counts as
+/// traffic.
+#[derive(Debug, Args)]
+pub struct TraceTrafficArgs {
+    /// With a DUMPI trace: collective operations expanded into the point-to-point messages of their algorithm (expand, the default) or left out (exclude).
+    #[arg(verbatim_doc_comment, long = "collectives", value_name = "MODE")]
+    pub collectives: Option<String>,
+    /// With a DUMPI trace: force collective algorithms, e.g. bcast=binomial,allreduce=rabenseifner (default: MPICH's choice by communicator and message size).
+    #[arg(
+        verbatim_doc_comment,
+        long = "algorithms",
+        value_name = "OP=ALG,...",
+        value_parser = parse_algorithms
+    )]
+    pub algorithms: Option<AlgorithmChoice>,
+    /// With a DUMPI trace: only calls that start in this window, in seconds after the trace's start time (START:END, START: or :END).
+    #[arg(
+        verbatim_doc_comment,
+        long = "window",
+        value_name = "START:END",
+        value_parser = parse_window
+    )]
+    pub window: Option<Window>,
+    /// With a DUMPI trace: only calls after an MPI_Pcontrol annotation with this text, up to the next annotation.
+    #[arg(verbatim_doc_comment, long = "phase", value_name = "TEXT")]
+    pub phase: Option<String>,
+}
+
+fn parse_algorithms(text: &str) -> Result<AlgorithmChoice, String> {
+    AlgorithmChoice::parse(text).map_err(|e| e.to_string())
+}
+
+/// `START:END` in seconds (either side may be empty) as a window in ns.
+fn parse_window(text: &str) -> Result<Window, String> {
+    let Some((a, b)) = text.split_once(':') else {
+        return Err("expected START:END in seconds (START: and :END leave a side open)".into());
+    };
+    let seconds = |s: &str, open: i64| -> Result<i64, String> {
+        if s.trim().is_empty() {
+            return Ok(open);
+        }
+        match s.trim().parse::<f64>() {
+            Ok(v) if (0.0..9.0e9).contains(&v) => Ok((v * 1e9).round() as i64),
+            _ => Err(format!("'{s}' is not a number of seconds (0 or more)")),
+        }
+    };
+    let window = Window {
+        start_ns: seconds(a, 0)?,
+        end_ns: seconds(b, i64::MAX)?,
+    };
+    if window.start_ns >= window.end_ns {
+        return Err(format!(
+            "the window {text} is empty: END must be after START"
+        ));
+    }
+    Ok(window)
+}
+
+impl TraceTrafficArgs {
+    /// Whether any of the flags is given.
+    pub fn given(&self) -> bool {
+        self.collectives.is_some()
+            || self.algorithms.is_some()
+            || self.window.is_some()
+            || self.phase.is_some()
+    }
+
+    /// The validated options.
+    pub fn options(self) -> Result<TrafficOptions> {
+        let mode = resolve(
+            "--collectives",
+            self.collectives.as_deref().unwrap_or("expand"),
+            &["expand", "exclude"],
+        )?;
+        let collectives = match (mode, self.algorithms) {
+            ("exclude", Some(_)) => {
+                bail!("--algorithms chooses how collectives expand: it cannot go with --collectives exclude")
+            }
+            ("exclude", None) => Collectives::Exclude,
+            (_, choice) => Collectives::Expand(choice.unwrap_or_else(AlgorithmChoice::automatic)),
+        };
+        Ok(TrafficOptions {
+            collectives,
+            window: self.window,
+            phase: self.phase,
+        })
+    }
+}
+
+/// Refuses the trace flags when `matrix` is not a DUMPI trace's `.meta` file.
+pub fn trace_flags_need_a_trace(flags: &TraceTrafficArgs, matrix: &str) -> Result<()> {
+    if flags.given() && !matrix.ends_with(".meta") {
+        bail!("--collectives, --algorithms, --window and --phase choose what of a DUMPI trace counts; '{matrix}' is not a trace's .meta file");
+    }
+    Ok(())
 }
 
 /// --to: the format of a written fabric.

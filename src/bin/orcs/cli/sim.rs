@@ -3,8 +3,8 @@
 
 use super::check::CheckPlan;
 use super::shared::{
-    FormatArg, InputArgs, LinksArg, MatrixArg, MaxMemoryArg, MetricArg, OrcsCompatArg, PlotArg,
-    QuietArg, RoutequalArg, SeedArg, ThreadsArg,
+    trace_flags_need_a_trace, FormatArg, InputArgs, LinksArg, MatrixArg, MaxMemoryArg, MetricArg,
+    OrcsCompatArg, PlotArg, QuietArg, RoutequalArg, SeedArg, ThreadsArg, TraceTrafficArgs,
 };
 use super::values::{decimal, image_format, parse_metric, resolve, subset_method, whole, Format};
 use super::Request;
@@ -126,6 +126,8 @@ pub struct SimArgs {
     pub metric: MetricArg,
     #[command(flatten)]
     pub matrix: MatrixArg,
+    #[command(flatten)]
+    pub trace_traffic: TraceTrafficArgs,
     /// With -p matrix: ranks placed on each host, consecutive ranks together (default 1).
     #[arg(
         verbatim_doc_comment,
@@ -242,6 +244,8 @@ pub struct MatrixPlan {
     pub output_file: String,
     /// The traffic matrix file.
     pub matrix: String,
+    /// What of a DUMPI trace counts.
+    pub trace_options: orcs::trace::traffic::TrafficOptions,
     /// --ppn.
     pub ranks_per_host: u32,
     /// Monte Carlo runs.
@@ -287,6 +291,9 @@ impl SimArgs {
             return self
                 .matrix_plan()
                 .map(|plan| Request::Matrix(Box::new(plan)));
+        }
+        if self.trace_traffic.given() {
+            bail!("--collectives, --algorithms, --window and --phase apply to -p matrix with a DUMPI trace");
         }
         if self.ppn.is_some() {
             bail!("--ppn applies to -p matrix");
@@ -459,7 +466,9 @@ impl SimArgs {
         if self.printnamelist && format != Format::Text {
             bail!("--printnamelist prints text; it cannot be combined with --format json or csv");
         }
+        trace_flags_need_a_trace(&self.trace_traffic, &matrix)?;
         Ok(MatrixPlan {
+            trace_options: self.trace_traffic.options()?,
             input: self.input.spec(false),
             input_file: self.input.input_file,
             output_file: self.output_file,

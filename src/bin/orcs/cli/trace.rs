@@ -2,12 +2,11 @@
 //! `dumpi2ascii -H -S -F -X` does; `orcs trace stats` summarises it like `dumpistats`;
 //! `orcs trace matrix` writes its traffic matrix.
 
-use super::shared::{FormatArg, OutputArg};
+use super::shared::{FormatArg, OutputArg, TraceTrafficArgs};
 use super::values::{resolve, whole, Format};
 use anyhow::Result;
 use clap::{Args, Subcommand};
-use orcs::trace::collective::AlgorithmChoice;
-use orcs::trace::traffic::{Collectives, TrafficOptions, Window};
+use orcs::trace::traffic::TrafficOptions;
 
 /// Flags of `orcs trace`.
 #[derive(Debug, Args)]
@@ -35,93 +34,12 @@ pub struct MatrixArgs {
     #[command(flatten)]
     pub trace: TraceArg,
     #[command(flatten)]
-    pub traffic: TrafficArgs,
+    pub traffic: TraceTrafficArgs,
     /// Output format: csv (src,dst,bytes,messages rows), mtx (Matrix Market), json (sparse matrix with message counts) or pfprof (a .tar.gz of per-rank PFProf JSON files) (default: from the output file's extension, else csv).
     #[arg(verbatim_doc_comment, long = "format", value_name = "FORMAT")]
     pub format: Option<String>,
     #[command(flatten)]
     pub output: OutputArg,
-}
-
-/// What of a trace counts as traffic: collectives, time window, phase.
-#[derive(Debug, Args)]
-pub struct TrafficArgs {
-    /// Collective operations: expand (into the point-to-point messages of their algorithm) or exclude.
-    #[arg(
-        verbatim_doc_comment,
-        long = "collectives",
-        value_name = "MODE",
-        default_value = "expand"
-    )]
-    pub collectives: String,
-    /// Force collective algorithms, e.g. bcast=binomial,allreduce=rabenseifner (default: MPICH's choice by communicator and message size).
-    #[arg(
-        verbatim_doc_comment,
-        long = "algorithms",
-        value_name = "OP=ALG,...",
-        value_parser = parse_algorithms
-    )]
-    pub algorithms: Option<AlgorithmChoice>,
-    /// Only calls that start in this window, in seconds after the trace's start time (START:END, START: or :END).
-    #[arg(
-        verbatim_doc_comment,
-        long = "window",
-        value_name = "START:END",
-        value_parser = parse_window
-    )]
-    pub window: Option<Window>,
-    /// Only calls after an MPI_Pcontrol annotation with this text, up to the next annotation.
-    #[arg(verbatim_doc_comment, long = "phase", value_name = "TEXT")]
-    pub phase: Option<String>,
-}
-
-fn parse_algorithms(text: &str) -> Result<AlgorithmChoice, String> {
-    AlgorithmChoice::parse(text).map_err(|e| e.to_string())
-}
-
-/// `START:END` in seconds (either side may be empty) as a window in ns.
-fn parse_window(text: &str) -> Result<Window, String> {
-    let Some((a, b)) = text.split_once(':') else {
-        return Err("expected START:END in seconds (START: and :END leave a side open)".into());
-    };
-    let seconds = |s: &str, open: i64| -> Result<i64, String> {
-        if s.trim().is_empty() {
-            return Ok(open);
-        }
-        match s.trim().parse::<f64>() {
-            Ok(v) if (0.0..9.0e9).contains(&v) => Ok((v * 1e9).round() as i64),
-            _ => Err(format!("'{s}' is not a number of seconds (0 or more)")),
-        }
-    };
-    let window = Window {
-        start_ns: seconds(a, 0)?,
-        end_ns: seconds(b, i64::MAX)?,
-    };
-    if window.start_ns >= window.end_ns {
-        return Err(format!(
-            "the window {text} is empty: END must be after START"
-        ));
-    }
-    Ok(window)
-}
-
-impl TrafficArgs {
-    /// The validated options.
-    pub fn options(self) -> Result<TrafficOptions> {
-        let mode = resolve("--collectives", &self.collectives, &["expand", "exclude"])?;
-        let collectives = match (mode, self.algorithms) {
-            ("exclude", Some(_)) => {
-                anyhow::bail!("--algorithms chooses how collectives expand: it cannot go with --collectives exclude")
-            }
-            ("exclude", None) => Collectives::Exclude,
-            (_, choice) => Collectives::Expand(choice.unwrap_or_else(AlgorithmChoice::automatic)),
-        };
-        Ok(TrafficOptions {
-            collectives,
-            window: self.window,
-            phase: self.phase,
-        })
-    }
 }
 
 /// The formats `orcs trace matrix` writes.

@@ -1,6 +1,6 @@
 //! `orcs traffic`: one application's traffic placed and routed on a cluster.
 
-use super::shared::{LinksArg, MatrixArg, SeedArg};
+use super::shared::{trace_flags_need_a_trace, LinksArg, MatrixArg, SeedArg, TraceTrafficArgs};
 use super::values::list_of;
 use anyhow::Result;
 use clap::Args;
@@ -21,6 +21,8 @@ pub struct TrafficArgs {
     pub cluster: String,
     #[command(flatten)]
     pub matrix: MatrixArg,
+    #[command(flatten)]
+    pub trace_traffic: TraceTrafficArgs,
     /// Node selection, a comma-separated list of: linear, random, topology-aware.
     #[arg(
         verbatim_doc_comment,
@@ -58,6 +60,8 @@ pub struct TrafficPlan {
     pub cluster: String,
     /// The traffic matrix file.
     pub matrix: String,
+    /// What of a DUMPI trace counts.
+    pub trace_options: orcs::trace::traffic::TrafficOptions,
     /// Node selections to try.
     pub selectors: Vec<Selector>,
     /// Process placements to try.
@@ -73,12 +77,15 @@ pub struct TrafficPlan {
 impl TrafficArgs {
     /// The validated request.
     pub fn into_plan(self) -> Result<TrafficPlan> {
+        let matrix = self.matrix.matrix.expect("clap requires --matrix");
+        trace_flags_need_a_trace(&self.trace_traffic, &matrix)?;
         Ok(TrafficPlan {
+            trace_options: self.trace_traffic.options()?,
             selectors: list_of("--selector", &self.selector, &Selector::ALL)?,
             mappers: list_of("--mapper", &self.mapper, &Mapper::ALL)?,
             routers: list_of("--router", &self.router, &PathRouter::ALL)?,
             cluster: self.cluster,
-            matrix: self.matrix.matrix.expect("clap requires --matrix"),
+            matrix,
             seed: self.seed.seed.unwrap_or(0),
             links: self.links.links,
         })

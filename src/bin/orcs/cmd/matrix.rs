@@ -22,7 +22,7 @@ use std::process::ExitCode;
 
 /// Loads, lays out and runs the matrix, then writes the outputs.
 pub fn run(plan: &MatrixPlan) -> Result<ExitCode> {
-    let matrix = orcs::workload::matrix::read_traffic(&plan.matrix)?;
+    let matrix = orcs::workload::matrix::read_traffic_with(&plan.matrix, &plan.trace_options)?;
     let mut loaded = load(&plan.input, plan.quiet)?;
     if plan.metric == MetricKind::GetCableCong {
         loaded.fill_comments();

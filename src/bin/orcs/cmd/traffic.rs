@@ -17,7 +17,7 @@ use std::process::ExitCode;
 /// Evaluates every combination and prints the table (and the per-link CSV).
 pub fn run(plan: &TrafficPlan) -> Result<ExitCode> {
     let cluster = orcs::cluster::read_cluster(&plan.cluster)?;
-    let matrix = orcs::workload::matrix::read_traffic(&plan.matrix)?;
+    let matrix = orcs::workload::matrix::read_traffic_with(&plan.matrix, &plan.trace_options)?;
     let mut links_out = match &plan.links {
         Some(path) => {
             let mut f = create(LINKS, path)?;
