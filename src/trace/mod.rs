@@ -2,8 +2,10 @@
 //! world ranks behind their communicators ([`comm`]) and collective operations as
 //! point-to-point messages with their costs ([`collective`]).
 
+pub(crate) mod args;
 pub mod collective;
 pub mod comm;
+pub(crate) mod datatype;
 pub mod dumpi;
 pub mod summary;
 pub mod traffic;

@@ -30,9 +30,12 @@
 //!   `recvcounts` × size for `Reduce_scatter` (the elements of its send buffer); 0 for
 //!   `Barrier`. The messages a collective makes on the wire are `orcs trace matrix`'s
 //!   business.
-//! * A datatype whose size the trace does not give (a derived type) counts 0 bytes and
-//!   is counted in `unknown_size`, so that a byte total is never silently short.
+//! * Derived datatypes take the size their constructor calls give them
+//!   ([`crate::trace::datatype`]); a datatype whose size cannot be told (one the trace
+//!   does not define, `MPI_Type_create_darray`) counts 0 bytes and is counted in
+//!   `unknown_size`, so that a byte total is never silently short.
 
+use super::datatype::Datatypes;
 use super::dumpi::layout::{CALLS, FUNCTION_ENTER, FUNCTION_EXIT};
 use super::dumpi::{DumpiError, RankFile, Record, Trace};
 use rayon::prelude::*;
@@ -251,12 +254,11 @@ pub fn datatype_size(sizes: Option<&[i32]>, id: i64) -> Option<u64> {
 
 /// `count` elements of datatype `datatype`, in bytes: None when the size is unknown
 /// (and the count is not 0).
-fn elements_bytes(sizes: Option<&[i32]>, count: i64, datatype: i64) -> Option<u64> {
-    let count = count.max(0) as u64;
-    if count == 0 {
+fn elements_bytes(types: &Datatypes, count: i64, datatype: i64) -> Option<u64> {
+    if count <= 0 {
         return Some(0);
     }
-    datatype_size(sizes, datatype).map(|size| count * size)
+    types.bytes(count, datatype)
 }
 
 /// Adds one message's or collective's `bytes` (None: of unknown size) to `f`.
@@ -273,7 +275,7 @@ pub fn summarise_rank(file: &RankFile) -> Result<RankSummary, DumpiError> {
         ranks: 1,
         ..RankSummary::default()
     };
-    let sizes = file.sizes.as_deref();
+    let mut types = Datatypes::new(file.sizes.clone());
     // Persistent send requests alive now: handle → bytes of the message each start sends.
     let mut persistent: FxHashMap<i64, Option<u64>> = FxHashMap::default();
     let mut stream = file.stream()?;
@@ -291,9 +293,13 @@ pub fn summarise_rank(file: &RankFile) -> Result<RankSummary, DumpiError> {
         first.get_or_insert(rec.wall.start.nanos());
         last = rec.wall.stop.nanos();
         match kind {
-            FunctionKind::Send => count_send(f, &rec, sizes, &persistent),
-            FunctionKind::Collective => add_bytes(f, collective_bytes(&rec, sizes)),
-            _ => follow_persistent(&mut persistent, &rec, sizes),
+            FunctionKind::Send => count_send(f, &rec, &types, &persistent),
+            FunctionKind::Collective => add_bytes(f, collective_bytes(&rec, &types)),
+            _ => {
+                if !types.follow(&rec) {
+                    follow_persistent(&mut persistent, &rec, &types);
+                }
+            }
         }
     }
     s.span_ns = first.map_or(0, |f| last - f);
@@ -305,7 +311,7 @@ pub fn summarise_rank(file: &RankFile) -> Result<RankSummary, DumpiError> {
 fn count_send(
     f: &mut FunctionStats,
     rec: &Record,
-    sizes: Option<&[i32]>,
+    types: &Datatypes,
     persistent: &FxHashMap<i64, Option<u64>>,
 ) {
     let mut start = |request: &i64| {
@@ -335,7 +341,7 @@ fn count_send(
             let (Some(count), Some(datatype)) = (count, datatype) else {
                 return;
             };
-            add_bytes(f, elements_bytes(sizes, count, datatype));
+            add_bytes(f, elements_bytes(types, count, datatype));
         }
     }
 }
@@ -345,7 +351,7 @@ fn count_send(
 fn follow_persistent(
     persistent: &mut FxHashMap<i64, Option<u64>>,
     rec: &Record,
-    sizes: Option<&[i32]>,
+    types: &Datatypes,
 ) {
     if SEND_INITS.contains(&rec.label) {
         let (Some(count), Some(datatype), Some(request)) = (
@@ -355,7 +361,7 @@ fn follow_persistent(
         ) else {
             return;
         };
-        persistent.insert(request, elements_bytes(sizes, count, datatype));
+        persistent.insert(request, elements_bytes(types, count, datatype));
     } else if rec.label == REQUEST_FREE {
         if let Some(request) = rec.int_named("request") {
             persistent.remove(&request);
@@ -380,38 +386,38 @@ fn stored_ints<'r>(rec: &'r Record, name: &str) -> &'r [i64] {
 
 /// `count` elements of `datatype`, both named arguments of `rec`; 0 bytes when the
 /// count was not stored on this rank.
-fn named_bytes(rec: &Record, sizes: Option<&[i32]>, count: &str, datatype: &str) -> Option<u64> {
+fn named_bytes(rec: &Record, types: &Datatypes, count: &str, datatype: &str) -> Option<u64> {
     match (stored(rec, count), stored(rec, datatype)) {
-        (Some(c), Some(t)) => elements_bytes(sizes, c, t),
+        (Some(c), Some(t)) => elements_bytes(types, c, t),
         (Some(c), None) if c > 0 => None,
         _ => Some(0),
     }
 }
 
 /// The sum of the elements of array `counts`, each of `datatype`.
-fn summed_bytes(rec: &Record, sizes: Option<&[i32]>, counts: &str, datatype: &str) -> Option<u64> {
+fn summed_bytes(rec: &Record, types: &Datatypes, counts: &str, datatype: &str) -> Option<u64> {
     let total: i64 = stored_ints(rec, counts).iter().map(|&c| c.max(0)).sum();
-    elements_bytes(sizes, total, stored(rec, datatype).unwrap_or(-1))
+    elements_bytes(types, total, stored(rec, datatype).unwrap_or(-1))
 }
 
 /// The bytes a collective call's send-side arguments name on this rank (see the
 /// module's definition); None when a datatype's size is unknown.
-fn collective_bytes(rec: &Record, sizes: Option<&[i32]>) -> Option<u64> {
+fn collective_bytes(rec: &Record, types: &Datatypes) -> Option<u64> {
     match rec.label {
         // Bcast, Reduce, Allreduce, Scan, Exscan.
-        53 | 62 | 65 | 67 | 156 => named_bytes(rec, sizes, "count", "datatype"),
+        53 | 62 | 65 | 67 | 156 => named_bytes(rec, types, "count", "datatype"),
         // Gather, Gatherv, Scatter, Allgather, Allgatherv, Alltoall.
-        54 | 55 | 56 | 58 | 59 | 60 => named_bytes(rec, sizes, "sendcount", "sendtype"),
+        54 | 55 | 56 | 58 | 59 | 60 => named_bytes(rec, types, "sendcount", "sendtype"),
         // Scatterv, Alltoallv.
-        57 | 61 => summed_bytes(rec, sizes, "sendcounts", "sendtype"),
-        66 => summed_bytes(rec, sizes, "recvcounts", "datatype"),
+        57 | 61 => summed_bytes(rec, types, "sendcounts", "sendtype"),
+        66 => summed_bytes(rec, types, "recvcounts", "datatype"),
         155 => {
-            let types = stored_ints(rec, "sendtypes");
+            let send_types = stored_ints(rec, "sendtypes");
             let counts = stored_ints(rec, "sendcounts");
             counts
                 .iter()
                 .enumerate()
-                .map(|(i, &c)| elements_bytes(sizes, c, types.get(i).copied().unwrap_or(-1)))
+                .map(|(i, &c)| elements_bytes(types, c, send_types.get(i).copied().unwrap_or(-1)))
                 .sum()
         }
         // Barrier.
@@ -655,8 +661,10 @@ mod tests {
         assert_eq!(datatype_size(Some(&table), 9), Some(4));
         assert_eq!(datatype_size(None, 14), Some(8));
         assert_eq!(datatype_size(Some(&table), 40), None);
-        assert_eq!(elements_bytes(Some(&table), 3, 40), None);
-        assert_eq!(elements_bytes(Some(&table), 0, 40), Some(0));
+        let types = Datatypes::new(Some(table.to_vec()));
+        assert_eq!(elements_bytes(&types, 3, 40), None);
+        assert_eq!(elements_bytes(&types, 0, 40), Some(0));
+        assert_eq!(elements_bytes(&types, 3, 16), Some(24));
     }
 
     #[test]

@@ -1,8 +1,8 @@
 //! Feeds the records that make, copy and free communicators and groups to one rank's
 //! [`RankComms`] table.
 
-use super::args::{position, Arg, ArgsOf};
 use crate::error::LocatedError;
+use crate::trace::args::{position, Arg, ArgsOf};
 use crate::trace::comm::{Handle, RankComms, SetOp};
 use crate::trace::dumpi::Record;
 

@@ -27,9 +27,7 @@
 //! calls, never with the trace's length. Then the communicators are resolved across
 //! ranks ([`crate::trace::comm::resolve`]) and the tallies become world-rank pairs.
 
-mod args;
 mod comms;
-mod datatype;
 mod rank;
 mod world;
 

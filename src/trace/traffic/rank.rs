@@ -2,12 +2,12 @@
 //! tallied as it streams by (bounded by the distinct peers and calls, never by the
 //! trace's length).
 
-use super::args::{Arg, ArgsOf};
-use super::datatype::Datatypes;
 use super::{comms, Notes, TrafficError, TrafficOptions};
 use crate::error::LocatedError;
+use crate::trace::args::{Arg, ArgsOf};
 use crate::trace::collective::CollectiveOp;
 use crate::trace::comm::{Handle, LocalComm, RankComms};
+use crate::trace::datatype::Datatypes;
 use crate::trace::dumpi::layout::FUNCTION_ENTER;
 use crate::trace::dumpi::{RankFile, Record};
 use rustc_hash::{FxHashMap, FxHashSet};

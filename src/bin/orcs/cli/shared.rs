@@ -231,7 +231,7 @@ pub struct TraceTrafficArgs {
         value_parser = parse_algorithms
     )]
     pub algorithms: Option<AlgorithmChoice>,
-    /// With a DUMPI trace: only calls that start in this window, in seconds after the trace's start time (START:END, START: or :END).
+    /// With a DUMPI trace: only calls that start in this window, in seconds after the trace's first call (START:END, START: or :END).
     #[arg(
         verbatim_doc_comment,
         long = "window",

@@ -27,7 +27,7 @@ mod label {
 
 /// One rank's datatype sizes while its records stream by.
 #[derive(Debug, Clone, Default)]
-pub(super) struct Datatypes {
+pub(crate) struct Datatypes {
     /// The trace file's size table (predefined types, and what libdumpi recorded).
     table: Option<Vec<i32>>,
     /// Derived types made so far: handle → size, or None when the size cannot be told
@@ -37,7 +37,7 @@ pub(super) struct Datatypes {
 
 impl Datatypes {
     /// The sizes of a rank file with size table `table`.
-    pub(super) fn new(table: Option<Vec<i32>>) -> Self {
+    pub(crate) fn new(table: Option<Vec<i32>>) -> Self {
         Datatypes {
             table,
             derived: FxHashMap::default(),
@@ -45,7 +45,7 @@ impl Datatypes {
     }
 
     /// The size of one element of `datatype`, when known.
-    pub(super) fn size(&self, datatype: i64) -> Option<u64> {
+    pub(crate) fn size(&self, datatype: i64) -> Option<u64> {
         match self.derived.get(&datatype) {
             Some(&size) => size,
             None => datatype_size(self.table.as_deref(), datatype),
@@ -54,13 +54,13 @@ impl Datatypes {
 
     /// `count` elements of `datatype`: None when the size is unknown or the product
     /// overflows; a negative count is zero bytes.
-    pub(super) fn bytes(&self, count: i64, datatype: i64) -> Option<u64> {
+    pub(crate) fn bytes(&self, count: i64, datatype: i64) -> Option<u64> {
         let count = u64::try_from(count).unwrap_or(0);
         self.size(datatype)?.checked_mul(count)
     }
 
     /// Follows a datatype constructor or `MPI_Type_free`; false for any other call.
-    pub(super) fn follow(&mut self, rec: &Record) -> bool {
+    pub(crate) fn follow(&mut self, rec: &Record) -> bool {
         let made = match rec.label {
             label::CONTIGUOUS => self.scaled(rec, Arg::Count, None),
             label::VECTOR | label::HVECTOR | label::CREATE_HVECTOR => {

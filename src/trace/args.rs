@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 /// The arguments the traffic pass reads, by their names in the layout table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Arg {
+pub(crate) enum Arg {
     Count,
     Datatype,
     Dest,
@@ -53,7 +53,7 @@ pub(super) enum Arg {
 
 impl Arg {
     /// The argument's name in the layout table.
-    pub(super) fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         NAMES[self as usize]
     }
 }
@@ -121,13 +121,13 @@ static POSITIONS: LazyLock<Vec<[u8; NAMES.len()]>> = LazyLock::new(|| {
 });
 
 /// The position of `arg` in the record of a call labelled `label`, if it has one.
-pub(super) fn position(label: u16, arg: Arg) -> Option<usize> {
+pub(crate) fn position(label: u16, arg: Arg) -> Option<usize> {
     let p = *POSITIONS.get(label as usize)?.get(arg as usize)?;
     (p != ABSENT).then_some(p as usize)
 }
 
 /// Typed reads of a record's arguments by [`Arg`].
-pub(super) trait ArgsOf {
+pub(crate) trait ArgsOf {
     /// The scalar of `arg` (an array's count), when the call has it and it was stored.
     fn get(&self, arg: Arg) -> Option<i64>;
     /// The elements of the integer-like array `arg`, when the call has it and stored it.
