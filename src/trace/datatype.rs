@@ -215,6 +215,27 @@ mod tests {
             &[&[104], &[0], &[64], &[105]]
         )));
         assert_eq!(t.size(105), Some(24));
+        // indexed_block(3 blocks of 2 ints) = 24; hindexed([2, 1] doubles) = 24;
+        // the MPI-1 struct {1 int, 2 doubles} = 20.
+        let block = record(
+            label::CREATE_INDEXED_BLOCK,
+            &[&[3], &[2], &[0, 4, 8], &[INT], &[106]],
+        );
+        assert!(t.follow(&block));
+        let hindexed = record(
+            label::CREATE_HINDEXED,
+            &[&[2], &[2, 1], &[0, 64], &[DOUBLE], &[107]],
+        );
+        assert!(t.follow(&hindexed));
+        let old_struct = record(
+            label::STRUCT,
+            &[&[2], &[1, 2], &[0, 8], &[INT, DOUBLE], &[108]],
+        );
+        assert!(t.follow(&old_struct));
+        assert_eq!(
+            (t.size(106), t.size(107), t.size(108)),
+            (Some(24), Some(24), Some(20))
+        );
         assert_eq!(t.bytes(10, 101), Some(320));
         assert_eq!(t.bytes(-1, 101), Some(0));
         // Freed, the handle names nothing known (and no predefined type either).
