@@ -60,26 +60,33 @@ fn a_phase_and_a_window_select_calls() {
     assert_eq!(run.stdout.lines().count(), 1 + 4 + 4 + 4);
 }
 
+/// The standard output of 50 seeded runs of `-p matrix` with `traffic` on the small fat
+/// tree, in `format`, with `extra` flags.
+fn simulate(traffic: &str, format: &str, extra: &[&str]) -> String {
+    let mut args = vec![
+        "-i",
+        FABRIC,
+        "-p",
+        "matrix",
+        "--traffic",
+        traffic,
+        "-n",
+        "50",
+        "--seed",
+        "7",
+        "--format",
+        format,
+    ];
+    args.extend_from_slice(extra);
+    orcs(&args).ok().stdout
+}
+
 #[test]
 fn every_format_runs_the_simulation_like_the_trace_itself() {
     let dir = tempfile::tempdir().unwrap();
     let sim = |traffic: &str| {
-        let run = orcs(&[
-            "-i",
-            FABRIC,
-            "-p",
-            "matrix",
-            "--traffic",
-            traffic,
-            "-n",
-            "50",
-            "--seed",
-            "7",
-            "--format",
-            "json",
-        ])
-        .ok();
-        let mut doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        let mut doc: serde_json::Value =
+            serde_json::from_str(&simulate(traffic, "json", &[])).unwrap();
         // The document names its matrix file; the rest must agree.
         doc.as_object_mut()
             .unwrap()
@@ -107,24 +114,7 @@ fn every_format_runs_the_simulation_like_the_trace_itself() {
         excluded,
     ])
     .ok();
-    let sim_with = |traffic: &str, extra: &[&str]| {
-        let mut args = vec![
-            "-i",
-            FABRIC,
-            "-p",
-            "matrix",
-            "--traffic",
-            traffic,
-            "-n",
-            "50",
-            "--seed",
-            "7",
-            "--format",
-            "csv",
-        ];
-        args.extend_from_slice(extra);
-        orcs(&args).ok().stdout
-    };
+    let sim_with = |traffic: &str, extra: &[&str]| simulate(traffic, "csv", extra);
     let p2p = sim_with(excluded, &[]);
     assert_eq!(sim_with(RING, &["--collectives", "exclude"]), p2p);
     assert_ne!(sim_with(RING, &[]), p2p);
