@@ -64,6 +64,24 @@ pub enum SetOp {
     Difference,
 }
 
+/// Whether a group is made of the listed ranks or of the others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pick {
+    /// `MPI_Group_incl`, `MPI_Group_range_incl`: the listed ranks, in list order.
+    Incl,
+    /// `MPI_Group_excl`, `MPI_Group_range_excl`: the other ranks, in group order.
+    Excl,
+}
+
+impl Pick {
+    fn group(self, of: u32, ranks: Vec<i32>) -> Group {
+        match self {
+            Pick::Incl => Group::Incl(of, ranks),
+            Pick::Excl => Group::Excl(of, ranks),
+        }
+    }
+}
+
 /// A communicator of one rank: an index into that rank's [`RankComms`] table.
 /// `LocalComm::WORLD` and `LocalComm::SELF` are the same on every rank.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -316,33 +334,25 @@ impl RankComms {
         self.new_group(group, Group::OfComm(comm.0))
     }
 
-    /// `MPI_Group_incl(group, ranks, &new)`.
-    pub fn group_incl(
+    /// `MPI_Group_incl` or `MPI_Group_excl` (`pick`) of `ranks` of `group`, giving
+    /// `new`.
+    pub fn group_pick(
         &mut self,
+        pick: Pick,
         group: Handle,
         ranks: &[i32],
         new: Handle,
         at: u64,
     ) -> Result<(), LocatedError> {
         let g = self.group(group, at)?;
-        self.new_group(new, Group::Incl(g, ranks.to_vec()))
+        self.new_group(new, pick.group(g, ranks.to_vec()))
     }
 
-    /// `MPI_Group_excl(group, ranks, &new)`.
-    pub fn group_excl(
+    /// `MPI_Group_range_incl` or `MPI_Group_range_excl` (`pick`) of `ranges` of
+    /// `group`, each range (first, last, stride), giving `new`.
+    pub fn group_range(
         &mut self,
-        group: Handle,
-        ranks: &[i32],
-        new: Handle,
-        at: u64,
-    ) -> Result<(), LocatedError> {
-        let g = self.group(group, at)?;
-        self.new_group(new, Group::Excl(g, ranks.to_vec()))
-    }
-
-    /// `MPI_Group_range_incl(group, ranges, &new)`, each range (first, last, stride).
-    pub fn group_range_incl(
-        &mut self,
+        pick: Pick,
         group: Handle,
         ranges: &[[i32; 3]],
         new: Handle,
@@ -350,20 +360,7 @@ impl RankComms {
     ) -> Result<(), LocatedError> {
         let g = self.group(group, at)?;
         let ranks = self.expand_ranges(ranges, at)?;
-        self.new_group(new, Group::Incl(g, ranks))
-    }
-
-    /// `MPI_Group_range_excl(group, ranges, &new)`.
-    pub fn group_range_excl(
-        &mut self,
-        group: Handle,
-        ranges: &[[i32; 3]],
-        new: Handle,
-        at: u64,
-    ) -> Result<(), LocatedError> {
-        let g = self.group(group, at)?;
-        let ranks = self.expand_ranges(ranges, at)?;
-        self.new_group(new, Group::Excl(g, ranks))
+        self.new_group(new, pick.group(g, ranks))
     }
 
     /// `MPI_Group_union`, `MPI_Group_intersection` or `MPI_Group_difference` (`op`) of

@@ -105,13 +105,13 @@ fn create_from_groups() {
     // g10 = range_excl (5, 0, -2) of world = exclude 5, 3, 1 = [0, 2, 4].
     let ranks = traced(6, |r, t| {
         t.comm_group(COMM_WORLD, 3, 0).unwrap();
-        t.group_incl(3, &[5, 1, 3], 4, 0).unwrap();
-        t.group_excl(4, &[0], 5, 0).unwrap();
-        t.group_range_incl(3, &[[0, 4, 2]], 6, 0).unwrap();
+        t.group_pick(Pick::Incl, 3, &[5, 1, 3], 4, 0).unwrap();
+        t.group_pick(Pick::Excl, 4, &[0], 5, 0).unwrap();
+        t.group_range(Pick::Incl, 3, &[[0, 4, 2]], 6, 0).unwrap();
         t.group_set(SetOp::Union, 5, 6, 7, 0).unwrap();
         t.group_set(SetOp::Intersection, 7, 4, 8, 0).unwrap();
         t.group_set(SetOp::Difference, 7, 5, 9, 0).unwrap();
-        t.group_range_excl(3, &[[5, 0, -2]], 10, 0).unwrap();
+        t.group_range(Pick::Excl, 3, &[[5, 0, -2]], 10, 0).unwrap();
         let in_g4 = [5, 1, 3].contains(&r);
         t.create(COMM_WORLD, 4, if in_g4 { 11 } else { COMM_NULL }, 0)
             .unwrap();
@@ -144,7 +144,7 @@ fn create_from_the_group_of_a_split_communicator() {
     let ranks = traced(4, |r, t| {
         t.split(COMM_WORLD, 0, -(r as i32), 4, 0).unwrap();
         t.comm_group(4, 3, 0).unwrap();
-        t.group_incl(3, &[1, 0], 5, 0).unwrap();
+        t.group_pick(Pick::Incl, 3, &[1, 0], 5, 0).unwrap();
         t.create(COMM_WORLD, 5, if r >= 2 { 6 } else { COMM_NULL }, 0)
             .unwrap();
     });
@@ -218,7 +218,7 @@ fn errors_name_the_file_and_byte() {
         t.dup(9, 4, 12).unwrap_err().to_string(),
         "t.bin: byte 12: communicator 9 is not defined here"
     );
-    assert!(t.group_incl(9, &[0], 4, 0).is_err());
+    assert!(t.group_pick(Pick::Incl, 9, &[0], 4, 0).is_err());
     assert!(t.free(COMM_WORLD, 0).is_err());
     assert!(t.free(4, 0).is_err());
     assert!(t
@@ -227,14 +227,16 @@ fn errors_name_the_file_and_byte() {
         .message
         .contains("not Cartesian"));
     assert!(t.cart_create(COMM_WORLD, &[0, 2], 5, 0).is_err());
-    assert!(t.group_range_incl(GROUP_EMPTY, &[[0, 3, 0]], 5, 0).is_err());
     assert!(t
-        .group_range_incl(GROUP_EMPTY, &[[0, 1_000_000, 1]], 5, 0)
+        .group_range(Pick::Incl, GROUP_EMPTY, &[[0, 3, 0]], 5, 0)
+        .is_err());
+    assert!(t
+        .group_range(Pick::Incl, GROUP_EMPTY, &[[0, 1_000_000, 1]], 5, 0)
         .is_err());
     // A group rank out of range, found when the communicator is made.
     let ranks = traced(2, |_, t| {
         t.comm_group(COMM_WORLD, 3, 0).unwrap();
-        t.group_incl(3, &[0, 2], 4, 0).unwrap();
+        t.group_pick(Pick::Incl, 3, &[0, 2], 4, 0).unwrap();
         t.create(COMM_WORLD, 4, 5, 64).unwrap();
     });
     let err = resolve(&ranks).unwrap_err();
@@ -246,7 +248,7 @@ fn errors_name_the_file_and_byte() {
     // A rank given a communicator its group does not hold.
     let ranks = traced(2, |_, t| {
         t.comm_group(COMM_WORLD, 3, 0).unwrap();
-        t.group_incl(3, &[1], 4, 0).unwrap();
+        t.group_pick(Pick::Incl, 3, &[1], 4, 0).unwrap();
         t.create(COMM_WORLD, 4, 5, 8).unwrap();
     });
     assert!(resolve(&ranks)

@@ -3,7 +3,7 @@
 
 use crate::error::LocatedError;
 use crate::trace::args::{position, Arg, ArgsOf};
-use crate::trace::comm::{Handle, RankComms, SetOp};
+use crate::trace::comm::{Handle, Pick, RankComms, SetOp};
 use crate::trace::dumpi::Record;
 
 /// Function labels of the communicator and group calls.
@@ -58,20 +58,13 @@ pub(super) fn follow(
         label::GROUP_INCL | label::GROUP_EXCL => {
             let ranks = r.ints32(Arg::Ranks)?;
             let (group, new) = (r.handle(Arg::Group)?, r.handle(Arg::NewGroup)?);
-            if rec.label == label::GROUP_INCL {
-                comms.group_incl(group, &ranks, new, at)?;
-            } else {
-                comms.group_excl(group, &ranks, new, at)?;
-            }
+            comms.group_pick(pick(rec.label == label::GROUP_INCL), group, &ranks, new, at)?;
         }
         label::GROUP_RANGE_INCL | label::GROUP_RANGE_EXCL => {
             let ranges = r.ranges()?;
             let (group, new) = (r.handle(Arg::Group)?, r.handle(Arg::NewGroup)?);
-            if rec.label == label::GROUP_RANGE_INCL {
-                comms.group_range_incl(group, &ranges, new, at)?;
-            } else {
-                comms.group_range_excl(group, &ranges, new, at)?;
-            }
+            let including = rec.label == label::GROUP_RANGE_INCL;
+            comms.group_range(pick(including), group, &ranges, new, at)?;
         }
         label::GROUP_FREE => comms.group_free(r.handle(Arg::Group)?, at)?,
         label::COMM_DUP => comms.dup(r.handle(Arg::OldComm)?, r.handle(Arg::NewComm)?, at)?,
@@ -117,6 +110,15 @@ pub(super) fn follow(
         _ => return Ok(false),
     }
     Ok(true)
+}
+
+/// [`Pick::Incl`] when `including`, else [`Pick::Excl`].
+fn pick(including: bool) -> Pick {
+    if including {
+        Pick::Incl
+    } else {
+        Pick::Excl
+    }
 }
 
 /// Reads the arguments of one record of file `path`, every failure located.
