@@ -35,6 +35,7 @@
 //!   does not define, `MPI_Type_create_darray`) counts 0 bytes and is counted in
 //!   `unknown_size`, so that a byte total is never silently short.
 
+use super::args::{Arg, ArgsOf};
 use super::datatype::Datatypes;
 use super::dumpi::layout::{CALLS, FUNCTION_ENTER, FUNCTION_EXIT};
 use super::dumpi::{DumpiError, RankFile, Record, Trace};
@@ -322,21 +323,19 @@ fn count_send(
     };
     match rec.label {
         START => {
-            if let Some(request) = rec.int_named("request") {
+            if let Some(request) = rec.get(Arg::Request) {
                 start(&request);
             }
         }
         STARTALL => {
-            let requests = rec.layout().index_of("requests").and_then(|i| rec.ints(i));
-            requests.into_iter().flatten().for_each(start);
+            rec.list(Arg::Requests)
+                .into_iter()
+                .flatten()
+                .for_each(start);
         }
         _ => {
-            let count = rec
-                .int_named("count")
-                .or_else(|| rec.int_named("sendcount"));
-            let datatype = rec
-                .int_named("datatype")
-                .or_else(|| rec.int_named("sendtype"));
+            let count = rec.get(Arg::Count).or_else(|| rec.get(Arg::SendCount));
+            let datatype = rec.get(Arg::Datatype).or_else(|| rec.get(Arg::SendType));
             f.sends += 1;
             let (Some(count), Some(datatype)) = (count, datatype) else {
                 return;
@@ -355,39 +354,29 @@ fn follow_persistent(
 ) {
     if SEND_INITS.contains(&rec.label) {
         let (Some(count), Some(datatype), Some(request)) = (
-            rec.int_named("count"),
-            rec.int_named("datatype"),
-            rec.int_named("request"),
+            rec.get(Arg::Count),
+            rec.get(Arg::Datatype),
+            rec.get(Arg::Request),
         ) else {
             return;
         };
         persistent.insert(request, elements_bytes(types, count, datatype));
     } else if rec.label == REQUEST_FREE {
-        if let Some(request) = rec.int_named("request") {
+        if let Some(request) = rec.get(Arg::Request) {
             persistent.remove(&request);
         }
     }
 }
 
-/// The scalar argument `name` when the call stored it (root-only arguments are not
-/// stored elsewhere).
-fn stored(rec: &Record, name: &str) -> Option<i64> {
-    let i = rec.layout().index_of(name)?;
-    rec.value(i).present.then(|| rec.int(i))
+/// The elements of array argument `arg`, empty when not stored.
+fn stored_ints(rec: &Record, arg: Arg) -> &[i64] {
+    rec.list(arg).unwrap_or(&[])
 }
 
-/// The elements of array argument `name`, empty when not stored.
-fn stored_ints<'r>(rec: &'r Record, name: &str) -> &'r [i64] {
-    rec.layout()
-        .index_of(name)
-        .and_then(|i| rec.ints(i))
-        .unwrap_or(&[])
-}
-
-/// `count` elements of `datatype`, both named arguments of `rec`; 0 bytes when the
-/// count was not stored on this rank.
-fn named_bytes(rec: &Record, types: &Datatypes, count: &str, datatype: &str) -> Option<u64> {
-    match (stored(rec, count), stored(rec, datatype)) {
+/// `count` elements of `datatype`, both arguments of `rec`; 0 bytes when the count was
+/// not stored on this rank (root-only arguments are not stored elsewhere).
+fn named_bytes(rec: &Record, types: &Datatypes, count: Arg, datatype: Arg) -> Option<u64> {
+    match (rec.get(count), rec.get(datatype)) {
         (Some(c), Some(t)) => elements_bytes(types, c, t),
         (Some(c), None) if c > 0 => None,
         _ => Some(0),
@@ -395,9 +384,9 @@ fn named_bytes(rec: &Record, types: &Datatypes, count: &str, datatype: &str) -> 
 }
 
 /// The sum of the elements of array `counts`, each of `datatype`.
-fn summed_bytes(rec: &Record, types: &Datatypes, counts: &str, datatype: &str) -> Option<u64> {
+fn summed_bytes(rec: &Record, types: &Datatypes, counts: Arg, datatype: Arg) -> Option<u64> {
     let total: i64 = stored_ints(rec, counts).iter().map(|&c| c.max(0)).sum();
-    elements_bytes(types, total, stored(rec, datatype).unwrap_or(-1))
+    elements_bytes(types, total, rec.get(datatype).unwrap_or(-1))
 }
 
 /// The bytes a collective call's send-side arguments name on this rank (see the
@@ -405,15 +394,15 @@ fn summed_bytes(rec: &Record, types: &Datatypes, counts: &str, datatype: &str) -
 fn collective_bytes(rec: &Record, types: &Datatypes) -> Option<u64> {
     match rec.label {
         // Bcast, Reduce, Allreduce, Scan, Exscan.
-        53 | 62 | 65 | 67 | 156 => named_bytes(rec, types, "count", "datatype"),
+        53 | 62 | 65 | 67 | 156 => named_bytes(rec, types, Arg::Count, Arg::Datatype),
         // Gather, Gatherv, Scatter, Allgather, Allgatherv, Alltoall.
-        54 | 55 | 56 | 58 | 59 | 60 => named_bytes(rec, types, "sendcount", "sendtype"),
+        54 | 55 | 56 | 58 | 59 | 60 => named_bytes(rec, types, Arg::SendCount, Arg::SendType),
         // Scatterv, Alltoallv.
-        57 | 61 => summed_bytes(rec, types, "sendcounts", "sendtype"),
-        66 => summed_bytes(rec, types, "recvcounts", "datatype"),
+        57 | 61 => summed_bytes(rec, types, Arg::SendCounts, Arg::SendType),
+        66 => summed_bytes(rec, types, Arg::RecvCounts, Arg::Datatype),
         155 => {
-            let send_types = stored_ints(rec, "sendtypes");
-            let counts = stored_ints(rec, "sendcounts");
+            let send_types = stored_ints(rec, Arg::SendTypes);
+            let counts = stored_ints(rec, Arg::SendCounts);
             counts
                 .iter()
                 .enumerate()
