@@ -1,11 +1,12 @@
-//! Where the arguments the traffic pass reads sit in each call's record, resolved once
-//! from the layout table so that the pass never compares argument names per record.
+//! Where the arguments the passes over a rank's records read sit in each call's record, resolved once
+//! from the layout table so that a pass never compares argument names per record.
 
 use crate::trace::dumpi::layout::CALLS;
 use crate::trace::dumpi::Record;
 use std::sync::LazyLock;
 
-/// The arguments the traffic pass reads, by their names in the layout table.
+/// The arguments the passes over a rank's records read, by their names in the layout
+/// table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Arg {
     Count,
@@ -49,6 +50,13 @@ pub(crate) enum Arg {
     Win,
     Function,
     Parent,
+    Source,
+    Tag,
+    SendTag,
+    RecvTag,
+    Flag,
+    Index,
+    Indices,
 }
 
 impl Arg {
@@ -59,7 +67,7 @@ impl Arg {
 }
 
 /// The layout-table name of every [`Arg`], in declaration order.
-const NAMES: [&str; 41] = [
+const NAMES: [&str; 48] = [
     "count",
     "datatype",
     "dest",
@@ -101,6 +109,13 @@ const NAMES: [&str; 41] = [
     "win",
     "fn",
     "parent",
+    "source",
+    "tag",
+    "sendtag",
+    "recvtag",
+    "flag",
+    "index",
+    "indices",
 ];
 
 /// Marks an argument the call does not have.

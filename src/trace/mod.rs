@@ -7,5 +7,8 @@ pub mod collective;
 pub mod comm;
 pub(crate) mod datatype;
 pub mod dumpi;
+pub(crate) mod label;
+pub mod replay;
+pub(crate) mod sizes;
 pub mod summary;
 pub mod traffic;

@@ -35,8 +35,10 @@
 use crate::error::LocatedError;
 use rustc_hash::FxHashMap;
 
+mod follow;
 mod resolve;
 
+pub(crate) use follow::follow;
 pub use resolve::{resolve, Communicators};
 
 /// A communicator or group handle as a trace stores it (DUMPI: a 16-bit id).

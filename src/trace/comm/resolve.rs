@@ -25,11 +25,24 @@ impl Communicators {
 
     /// The members of `comm` of world rank `rank`, in communicator rank order.
     pub fn members(&self, rank: u32, comm: LocalComm) -> Option<&[u32]> {
-        let global = (*self
+        Some(&self.members[self.global(rank, comm)? as usize])
+    }
+
+    /// The trace-wide id (`0..len()`) of `comm` of world rank `rank`: the same for every
+    /// member; None for an intercommunicator or a communicator the rank does not have.
+    pub fn global(&self, rank: u32, comm: LocalComm) -> Option<u32> {
+        *self
             .local_to_global
             .get(rank as usize)?
-            .get(comm.0 as usize)?)?;
-        Some(&self.members[global as usize])
+            .get(comm.0 as usize)?
+    }
+
+    /// The members of the communicator with trace-wide id `global`, in rank order.
+    ///
+    /// # Panics
+    /// When `global` is not below [`Communicators::len`].
+    pub fn members_of(&self, global: u32) -> &[u32] {
+        &self.members[global as usize]
     }
 
     /// How many distinct communicators the trace has (intercommunicators left out).

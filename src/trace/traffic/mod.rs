@@ -27,17 +27,14 @@
 //! calls, never with the trace's length. Then the communicators are resolved across
 //! ranks ([`crate::trace::comm::resolve`]) and the tallies become world-rank pairs.
 
-mod comms;
 mod rank;
 mod world;
 
 use crate::error::LocatedError;
-use crate::trace::collective::{AlgorithmChoice, CollectiveError, CollectiveOp};
-use crate::trace::dumpi::layout::CALLS;
+use crate::trace::collective::{AlgorithmChoice, CollectiveError};
 use crate::trace::dumpi::{DumpiError, RankFile, Trace};
 use crate::workload::matrix::TrafficMatrix;
 use rayon::prelude::*;
-use std::sync::LazyLock;
 
 /// What to do with collective operations.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -194,20 +191,6 @@ fn known_phases(known: &[String]) -> String {
     } else {
         format!(" (it has: {})", known.join(", "))
     }
-}
-
-/// The collective operation of each function label (blocking collectives of the DUMPI
-/// format), by the function's name.
-static COLLECTIVE_OPS: LazyLock<Vec<Option<CollectiveOp>>> = LazyLock::new(|| {
-    CALLS
-        .iter()
-        .map(|c| CollectiveOp::from_mpi_function(c.name))
-        .collect()
-});
-
-/// The collective operation of the call labelled `label`, if it is one.
-fn collective_op(label: u16) -> Option<CollectiveOp> {
-    COLLECTIVE_OPS.get(label as usize).copied().flatten()
 }
 
 /// The traffic of `trace` (opened from its `.meta`): every rank file streamed once, in
@@ -486,15 +469,5 @@ mod tests {
                 let _ = trace_traffic(&trace, &TrafficOptions::default());
             }
         }
-    }
-
-    #[test]
-    fn collective_labels_are_the_blocking_collectives() {
-        let labels: Vec<u16> = (0..300).filter(|&l| collective_op(l).is_some()).collect();
-        assert_eq!(
-            labels,
-            [52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 65, 66, 67, 155, 156]
-        );
-        assert_eq!(collective_op(66), Some(CollectiveOp::ReduceScatter));
     }
 }

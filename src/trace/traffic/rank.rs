@@ -2,7 +2,7 @@
 //! tallied as it streams by (bounded by the distinct peers and calls, never by the
 //! trace's length).
 
-use super::{comms, Notes, TrafficError, TrafficOptions};
+use super::{Notes, TrafficError, TrafficOptions};
 use crate::error::LocatedError;
 use crate::trace::args::{Arg, ArgsOf};
 use crate::trace::collective::CollectiveOp;
@@ -10,35 +10,9 @@ use crate::trace::comm::{Handle, LocalComm, RankComms};
 use crate::trace::datatype::Datatypes;
 use crate::trace::dumpi::layout::FUNCTION_ENTER;
 use crate::trace::dumpi::{RankFile, Record};
+use crate::trace::label;
+use crate::trace::sizes::Sizes;
 use rustc_hash::{FxHashMap, FxHashSet};
-
-/// Function labels of the calls that move data or name what later calls use.
-mod label {
-    pub const SEND: u16 = 0;
-    pub const BSEND: u16 = 3;
-    pub const SSEND: u16 = 4;
-    pub const RSEND: u16 = 5;
-    pub const ISEND: u16 = 8;
-    pub const IBSEND: u16 = 9;
-    pub const ISSEND: u16 = 10;
-    pub const IRSEND: u16 = 11;
-    pub const REQUEST_FREE: u16 = 15;
-    pub const SEND_INIT: u16 = 26;
-    pub const BSEND_INIT: u16 = 27;
-    pub const SSEND_INIT: u16 = 28;
-    pub const RSEND_INIT: u16 = 29;
-    pub const START: u16 = 31;
-    pub const STARTALL: u16 = 32;
-    pub const SENDRECV: u16 = 33;
-    pub const SENDRECV_REPLACE: u16 = 34;
-    pub const OP_CREATE: u16 = 63;
-    pub const OP_FREE: u16 = 64;
-    pub const ACCUMULATE: u16 = 141;
-    pub const GET: u16 = 142;
-    pub const PUT: u16 = 143;
-    pub const WIN_CREATE: u16 = 145;
-    pub const WIN_FREE: u16 = 147;
-}
 
 /// Bytes and messages of one peer or call, and where the first of them is recorded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,14 +21,6 @@ pub(super) struct Tally {
     pub messages: u64,
     /// Byte offset of the first record counted.
     pub at: u64,
-}
-
-/// The data sizes of one collective call, in bytes.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub(super) enum Sizes {
-    None,
-    Bytes(u64),
-    PerRank(Box<[u64]>),
 }
 
 /// What identifies a collective call for tallying: calls with the same key expand to
@@ -235,11 +201,13 @@ impl Pass<'_> {
                 self.in_phase = self.phase_marks.contains(&address);
             }
             _ => {
-                if self.types.follow(rec) || comms::follow(&mut self.comms, rec, self.path)? {
+                if self.types.follow(rec)
+                    || crate::trace::comm::follow(&mut self.comms, rec, self.path)?
+                {
                     return Ok(());
                 }
                 if self.options.expands_collectives() {
-                    if let Some(op) = super::collective_op(rec.label) {
+                    if let Some(op) = label::collective_op(rec.label) {
                         if self.counts(rec) {
                             self.collective(op, rec)?;
                         }
@@ -270,8 +238,7 @@ impl Pass<'_> {
 
     /// `count` elements of `datatype`; None (and a note) when the size is unknown.
     fn bytes(&mut self, rec: &Record, count: Arg, datatype: Arg) -> Option<u64> {
-        let count = rec.get(count).unwrap_or(0);
-        let size = rec.get(datatype).and_then(|t| self.types.bytes(count, t));
+        let size = crate::trace::sizes::message_bytes(&self.types, rec, count, datatype);
         if size.is_none() {
             self.out.notes.unsized_messages += 1;
         }
@@ -374,80 +341,14 @@ impl Pass<'_> {
         Ok(())
     }
 
-    /// The data sizes of a collective call as [`crate::trace::collective::CallData`]
-    /// wants them; unknown datatype sizes count as 0 bytes (and a note).
+    /// The data sizes of a collective call; unknown datatype sizes count as 0 bytes
+    /// (and a note).
     fn collective_sizes(&mut self, op: CollectiveOp, rec: &Record) -> Sizes {
-        use CollectiveOp as Op;
-        let at_root = rec.list(Arg::RecvCounts).is_some();
-        match op {
-            Op::Barrier => Sizes::None,
-            Op::Bcast | Op::Reduce | Op::Allreduce | Op::Scan | Op::Exscan => {
-                Sizes::Bytes(self.sized(rec, Arg::Count, Arg::Datatype))
-            }
-            Op::Gather | Op::Allgather | Op::Alltoall => {
-                Sizes::Bytes(self.sized(rec, Arg::SendCount, Arg::SendType))
-            }
-            // The root's block equals every other rank's: read the receive side, which
-            // every rank records.
-            Op::Scatter => Sizes::Bytes(self.sized(rec, Arg::RecvCount, Arg::RecvType)),
-            Op::Scatterv if rec.list(Arg::SendCounts).is_none() => {
-                Sizes::Bytes(self.sized(rec, Arg::RecvCount, Arg::RecvType))
-            }
-            Op::Gatherv if !at_root => Sizes::Bytes(self.sized(rec, Arg::SendCount, Arg::SendType)),
-            Op::Gatherv | Op::Allgatherv => self.per_rank(rec, Arg::RecvCounts, Arg::RecvType),
-            Op::Scatterv | Op::Alltoallv => self.per_rank(rec, Arg::SendCounts, Arg::SendType),
-            Op::ReduceScatter | Op::ReduceScatterBlock => {
-                self.per_rank(rec, Arg::RecvCounts, Arg::Datatype)
-            }
-            Op::Alltoallw => self.per_rank_typed(rec),
-        }
-    }
-
-    /// `count × size(datatype)` in bytes, 0 (and a note) when unknown.
-    fn sized(&mut self, rec: &Record, count: Arg, datatype: Arg) -> u64 {
-        self.bytes(rec, count, datatype).unwrap_or(0)
-    }
-
-    /// `counts[i] × size(datatype)` for each rank.
-    fn per_rank(&mut self, rec: &Record, counts: Arg, datatype: Arg) -> Sizes {
-        let counts = rec.list(counts).unwrap_or(&[]);
-        let datatype = rec.get(datatype).unwrap_or(-1);
-        let mut unknown = false;
-        let sizes = counts
-            .iter()
-            .map(|&c| {
-                self.types.bytes(c, datatype).unwrap_or_else(|| {
-                    unknown = true;
-                    0
-                })
-            })
-            .collect();
+        let (sizes, unknown) = crate::trace::sizes::collective_sizes(&self.types, op, rec);
         if unknown {
             self.out.notes.unsized_messages += 1;
         }
-        Sizes::PerRank(sizes)
-    }
-
-    /// `sendcounts[i] × size(sendtypes[i])` for each rank (`MPI_Alltoallw`).
-    fn per_rank_typed(&mut self, rec: &Record) -> Sizes {
-        let counts = rec.list(Arg::SendCounts).unwrap_or(&[]);
-        let types = rec.list(Arg::SendTypes).unwrap_or(&[]);
-        let mut unknown = false;
-        let sizes = counts
-            .iter()
-            .enumerate()
-            .map(|(i, &c)| {
-                let t = types.get(i).copied().unwrap_or(-1);
-                self.types.bytes(c, t).unwrap_or_else(|| {
-                    unknown = true;
-                    0
-                })
-            })
-            .collect();
-        if unknown {
-            self.out.notes.unsized_messages += 1;
-        }
-        Sizes::PerRank(sizes)
+        sizes
     }
 
     fn error(&self, rec: &Record, message: String) -> TrafficError {

@@ -1,10 +1,10 @@
 //! One rank's tallies as world-rank pairs: peers translated through their resolved
 //! communicators, collectives expanded into their algorithm's messages.
 
-use super::rank::{CollectiveKey, RankTraffic, Sizes, Tally};
+use super::rank::{CollectiveKey, RankTraffic, Tally};
 use super::{Collectives, Pair, TrafficError, TrafficOptions};
 use crate::error::LocatedError;
-use crate::trace::collective::{CallData, RankCall};
+use crate::trace::collective::RankCall;
 use crate::trace::comm::{Communicators, LocalComm};
 
 /// The pairs world rank `rank` (file `path`) contributes: its sends and the
@@ -109,11 +109,7 @@ fn expand(
         size,
         root,
         commutative: key.commutative,
-        data: match &key.sizes {
-            Sizes::None => CallData::None,
-            Sizes::Bytes(b) => CallData::Bytes(*b),
-            Sizes::PerRank(v) => CallData::PerRank(v),
-        },
+        data: key.sizes.call_data(),
     };
     let calls = t.messages;
     let algorithm = call.algorithm(choice);

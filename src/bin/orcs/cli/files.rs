@@ -128,6 +128,19 @@ impl Request {
                 f.input("TRACE", &p.trace)
                     .output(OUTPUT, p.output.as_deref());
             }
+            Request::Trace(super::trace::TracePlan::Classify(p)) => {
+                f.input("TRACE", &p.trace);
+                if let super::trace::GridSpec::File(grid) = &p.grid {
+                    f.input("--grid", grid);
+                }
+                if let Some(rules) = &p.rules {
+                    f.input("--rules", rules);
+                }
+                f.output(OUTPUT, p.output.as_deref());
+            }
+            Request::Trace(super::trace::TracePlan::Rules(p)) => {
+                f.output(OUTPUT, p.output.as_deref());
+            }
             Request::Trace(super::trace::TracePlan::Stats(p)) => {
                 f.input("TRACE", &p.trace)
                     .output(OUTPUT, p.output.as_deref());

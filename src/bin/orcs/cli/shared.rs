@@ -216,13 +216,9 @@ pub struct MatrixArg {
     pub matrix: Option<String>,
 }
 
-/// --collectives, --algorithms, --window, --phase: what of a DUMPI trace counts as
-/// traffic.
+/// --algorithms: the algorithm of each collective operation of a trace.
 #[derive(Debug, Args)]
-pub struct TraceTrafficArgs {
-    /// With a DUMPI trace: collective operations expanded into the point-to-point messages of their algorithm (expand, the default) or left out (exclude).
-    #[arg(verbatim_doc_comment, long = "collectives", value_name = "MODE")]
-    pub collectives: Option<String>,
+pub struct AlgorithmsArg {
     /// With a DUMPI trace: force collective algorithms, e.g. bcast=binomial,allreduce=rabenseifner (default: MPICH's choice by communicator and message size).
     #[arg(
         verbatim_doc_comment,
@@ -231,6 +227,17 @@ pub struct TraceTrafficArgs {
         value_parser = parse_algorithms
     )]
     pub algorithms: Option<AlgorithmChoice>,
+}
+
+/// --collectives, --algorithms, --window, --phase: what of a DUMPI trace counts as
+/// traffic.
+#[derive(Debug, Args)]
+pub struct TraceTrafficArgs {
+    /// With a DUMPI trace: collective operations expanded into the point-to-point messages of their algorithm (expand, the default) or left out (exclude).
+    #[arg(verbatim_doc_comment, long = "collectives", value_name = "MODE")]
+    pub collectives: Option<String>,
+    #[command(flatten)]
+    pub algorithms: AlgorithmsArg,
     /// With a DUMPI trace: only calls that start in this window, in seconds after the trace's first call (START:END, START: or :END).
     #[arg(
         verbatim_doc_comment,
@@ -278,7 +285,7 @@ impl TraceTrafficArgs {
     /// Whether any of the flags is given.
     pub fn given(&self) -> bool {
         self.collectives.is_some()
-            || self.algorithms.is_some()
+            || self.algorithms.algorithms.is_some()
             || self.window.is_some()
             || self.phase.is_some()
     }
@@ -290,7 +297,7 @@ impl TraceTrafficArgs {
             self.collectives.as_deref().unwrap_or("expand"),
             &["expand", "exclude"],
         )?;
-        let collectives = match (mode, self.algorithms) {
+        let collectives = match (mode, self.algorithms.algorithms) {
             ("exclude", Some(_)) => {
                 bail!("--algorithms chooses how collectives expand: it cannot go with --collectives exclude")
             }

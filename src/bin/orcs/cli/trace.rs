@@ -1,11 +1,15 @@
 //! `orcs trace`: MPI traces (DUMPI). `orcs trace dump` prints a trace as the reference
 //! `dumpi2ascii -H -S -F -X` does; `orcs trace stats` summarises it like `dumpistats`;
-//! `orcs trace matrix` writes its traffic matrix.
+//! `orcs trace matrix` writes its traffic matrix; `orcs trace classify` tells what
+//! limits the application, `orcs trace rules` prints the rules it classifies by.
 
-use super::shared::{FormatArg, OutputArg, TraceTrafficArgs};
+use super::shared::{AlgorithmsArg, FormatArg, OutputArg, TraceTrafficArgs};
 use super::values::{resolve, whole, Format};
-use anyhow::Result;
+use anyhow::{anyhow, bail, Result};
 use clap::{Args, Subcommand};
+use orcs::queueing::params::parse_size;
+use orcs::trace::collective::AlgorithmChoice;
+use orcs::trace::replay::DEFAULT_EAGER_LIMIT;
 use orcs::trace::traffic::TrafficOptions;
 
 /// Flags of `orcs trace`.
@@ -26,6 +30,137 @@ pub enum TraceCommand {
     Stats(StatsArgs),
     /// Write the traffic matrix of a DUMPI trace: bytes and messages every world rank sends every other, with communicators translated to world ranks, one-sided puts, accumulates and gets, and collectives expanded into the point-to-point messages of MPICH's algorithms (or left out).
     Matrix(MatrixArgs),
+    /// What limits the application: replay the trace with logical clocks on many latency/bandwidth configurations in one pass, split each predicted run time into computation, load imbalance, latency and bandwidth, and classify it (computation-, load-imbalance-, latency-, bandwidth- or communication-bound) by a table of rules.
+    Classify(ClassifyArgs),
+    /// Print the default classification rules of `orcs trace classify`, a TOML table to edit and give back with --rules.
+    Rules(RulesArgs),
+}
+
+/// Flags of `orcs trace classify`.
+#[derive(Debug, Args)]
+#[command(mut_arg("format", |a| a.help("Output format: text (one line per configuration, then the rules), json or csv.")))]
+pub struct ClassifyArgs {
+    #[command(flatten)]
+    pub trace: TraceArg,
+    /// Latencies to replay on, e.g. 1us,5us,50us (with --bandwidth: every latency with every bandwidth; default: 21 configurations around each of 1GbE, 10GbE and InfiniBand QDR, EDR and HDR).
+    #[arg(
+        verbatim_doc_comment,
+        long = "latency",
+        value_name = "TIMES",
+        value_delimiter = ',',
+        requires = "bandwidth",
+        conflicts_with = "grid"
+    )]
+    pub latency: Vec<String>,
+    /// Bandwidths to replay on, e.g. 10Gb/s,100Gb/s,inf (with --latency).
+    #[arg(
+        verbatim_doc_comment,
+        long = "bandwidth",
+        value_name = "RATES",
+        value_delimiter = ',',
+        requires = "latency",
+        conflicts_with = "grid"
+    )]
+    pub bandwidth: Vec<String>,
+    /// A TOML file of configurations: [[family]] entries (name, latency, bandwidth: 21 configurations around them) and [[config]] entries (family, name, latency, bandwidth).
+    #[arg(verbatim_doc_comment, long = "grid", value_name = "FILE")]
+    pub grid: Option<String>,
+    /// Messages larger than this use the rendezvous protocol (the transfer starts when the receive is posted), e.g. 64KiB, 0 (all rendezvous) (default 64KiB).
+    #[arg(verbatim_doc_comment, long = "eager-limit", value_name = "BYTES")]
+    pub eager_limit: Option<String>,
+    #[command(flatten)]
+    pub algorithms: AlgorithmsArg,
+    /// A TOML table of classification rules replacing the default one (`orcs trace rules` prints it).
+    #[arg(verbatim_doc_comment, long = "rules", value_name = "FILE")]
+    pub rules: Option<String>,
+    #[command(flatten)]
+    pub format: FormatArg,
+    #[command(flatten)]
+    pub output: OutputArg,
+}
+
+/// Flags of `orcs trace rules`.
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    #[command(flatten)]
+    pub output: OutputArg,
+}
+
+/// The configurations of a replay.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GridSpec {
+    /// The default grid.
+    Default,
+    /// Every latency with every bandwidth.
+    Product {
+        /// Latencies as given.
+        latencies: Vec<String>,
+        /// Bandwidths as given.
+        bandwidths: Vec<String>,
+    },
+    /// A grid file.
+    File(String),
+}
+
+/// A validated `orcs trace classify`.
+#[derive(Debug)]
+pub struct ClassifyPlan {
+    /// The .meta file.
+    pub trace: String,
+    /// The configurations.
+    pub grid: GridSpec,
+    /// The eager limit, bytes.
+    pub eager_limit: u64,
+    /// The collective algorithms.
+    pub algorithms: AlgorithmChoice,
+    /// A rules file replacing the default rules.
+    pub rules: Option<String>,
+    /// The output format.
+    pub format: Format,
+    /// The file to write (None or `-`: standard output).
+    pub output: Option<String>,
+}
+
+/// A validated `orcs trace rules`.
+#[derive(Debug)]
+pub struct RulesPlan {
+    /// The file to write (None or `-`: standard output).
+    pub output: Option<String>,
+}
+
+impl ClassifyArgs {
+    fn into_plan(self) -> Result<ClassifyPlan> {
+        let grid = match (self.grid, self.latency.is_empty()) {
+            (Some(path), _) => GridSpec::File(path),
+            (None, true) => GridSpec::Default,
+            (None, false) => GridSpec::Product {
+                latencies: self.latency,
+                bandwidths: self.bandwidth,
+            },
+        };
+        let eager_limit = match &self.eager_limit {
+            None => DEFAULT_EAGER_LIMIT,
+            Some(text) => {
+                let bytes = parse_size(text).map_err(|e| anyhow!("--eager-limit: {e}"))?;
+                if bytes.fract() != 0.0 || bytes >= u64::MAX as f64 {
+                    bail!("--eager-limit: '{text}' is not a whole number of bytes");
+                }
+                bytes as u64
+            }
+        };
+        Ok(ClassifyPlan {
+            trace: self.trace.trace,
+            grid,
+            eager_limit,
+            algorithms: self
+                .algorithms
+                .algorithms
+                .unwrap_or_else(AlgorithmChoice::automatic),
+            rules: self.rules,
+            format: self.format.get()?,
+            output: self.output.output,
+        })
+    }
 }
 
 /// Flags of `orcs trace matrix`.
@@ -136,6 +271,10 @@ pub enum TracePlan {
     Stats(StatsPlan),
     /// Write a trace's traffic matrix.
     Matrix(MatrixPlan),
+    /// Replay and classify a trace.
+    Classify(ClassifyPlan),
+    /// Print the default rules.
+    Rules(RulesPlan),
 }
 
 /// A validated `orcs trace matrix`.
@@ -189,6 +328,10 @@ impl TraceArgs {
                 trace: m.trace.trace,
                 options: m.traffic.options()?,
                 output: m.output.output,
+            }),
+            TraceCommand::Classify(c) => TracePlan::Classify(c.into_plan()?),
+            TraceCommand::Rules(r) => TracePlan::Rules(RulesPlan {
+                output: r.output.output,
             }),
             TraceCommand::Stats(s) => TracePlan::Stats(StatsPlan {
                 trace: s.trace.trace,

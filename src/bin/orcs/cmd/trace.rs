@@ -1,19 +1,26 @@
 //! `orcs trace dump`: every rank file of a trace (or one) decoded and printed, one after
 //! the other, streamed to the output. `orcs trace stats`: the ranks summarised in
 //! parallel, handed in rank order to the chosen format. `orcs trace matrix`: the
-//! trace's traffic, written in the format asked for.
+//! trace's traffic, written in the format asked for. `orcs trace classify`: the trace
+//! replayed on every configuration, classified, written as a table.
 
 use crate::cli::files::OUTPUT;
-use crate::cli::trace::{DumpPlan, MatrixFormat, MatrixPlan, StatsPlan, TracePlan};
+use crate::cli::trace::{
+    ClassifyPlan, DumpPlan, GridSpec, MatrixFormat, MatrixPlan, StatsPlan, TracePlan,
+};
 use crate::cli::values::Format;
 use crate::output::create;
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
+use orcs::report::trace::classify;
 use orcs::report::trace::matrix::{write_csv, write_json, write_market, write_pfprof};
 use orcs::report::trace::stats::{CsvStats, JsonStats, StatsWriter, TextStats};
 use orcs::trace::dumpi::ascii::dump_rank;
 use orcs::trace::dumpi::Trace;
+use orcs::trace::replay::classify::{Rules, DEFAULT_RULES};
+use orcs::trace::replay::{config, replay_trace, ReplayNotes, ReplayOptions};
 use orcs::trace::summary::{for_each_rank, RankSummary};
 use orcs::trace::traffic::{trace_traffic, Notes};
+use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -23,6 +30,68 @@ pub fn run(plan: &TracePlan) -> Result<ExitCode> {
         TracePlan::Dump(p) => dump(p),
         TracePlan::Matrix(p) => matrix(p),
         TracePlan::Stats(p) => stats(p),
+        TracePlan::Classify(p) => classify(p),
+        TracePlan::Rules(p) => {
+            let mut out = create(OUTPUT, p.output.as_deref().unwrap_or("-"))?;
+            out.write_all(DEFAULT_RULES.as_bytes())?;
+            out.commit()?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn classify(plan: &ClassifyPlan) -> Result<ExitCode> {
+    let read =
+        |path: &str| std::fs::read_to_string(path).with_context(|| format!("cannot read '{path}'"));
+    let configs = match &plan.grid {
+        GridSpec::Default => config::default_grid(),
+        GridSpec::Product {
+            latencies,
+            bandwidths,
+        } => config::product(latencies, bandwidths)?,
+        GridSpec::File(path) => config::parse_grid(path, &read(path)?)?,
+    };
+    let rules = match &plan.rules {
+        Some(path) => Rules::parse(path, &read(path)?)?,
+        None => Rules::default(),
+    };
+    let options = ReplayOptions {
+        configs,
+        eager_limit: plan.eager_limit,
+        algorithms: plan.algorithms.clone(),
+        rules,
+    };
+    let trace = Trace::open(Path::new(&plan.trace))?;
+    let replay = replay_trace(&trace, &options)?;
+    let mut out = create(OUTPUT, plan.output.as_deref().unwrap_or("-"))?;
+    match plan.format {
+        Format::Text => classify::write_text(&mut out, &plan.trace, &replay)?,
+        Format::Json => classify::write_json(&mut out, &plan.trace, &replay)?,
+        Format::Csv => classify::write_csv(&mut out, &replay)?,
+    }
+    out.commit()?;
+    warn_replay_notes(&replay.notes);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Tells on standard error what was replayed with care or left out.
+fn warn_replay_notes(notes: &ReplayNotes) {
+    warn_notes(&Notes {
+        unsized_messages: notes.unsized_messages,
+        null_peer_messages: notes.null_peer_messages,
+        intercomm_collectives: notes.intercomm_collectives,
+    });
+    if notes.rendezvous_buffered > 0 {
+        eprintln!(
+            "note: {} rendezvous sends completed as if buffered: every rank was waiting, and the traced run did not deadlock",
+            notes.rendezvous_buffered
+        );
+    }
+    if notes.unreceived_messages > 0 {
+        eprintln!(
+            "warning: {} messages were sent and never received",
+            notes.unreceived_messages
+        );
     }
 }
 

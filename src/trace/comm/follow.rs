@@ -1,5 +1,5 @@
 //! Feeds the records that make, copy and free communicators and groups to one rank's
-//! [`RankComms`] table.
+//! [`RankComms`] table, as every pass over a rank's records must.
 
 use crate::error::LocatedError;
 use crate::trace::args::{position, Arg, ArgsOf};
@@ -37,7 +37,7 @@ mod label {
 
 /// Follows `rec` of file `path` when it makes, copies or frees a communicator or group;
 /// false for any other call. Errors name the file and the record's byte.
-pub(super) fn follow(
+pub(crate) fn follow(
     comms: &mut RankComms,
     rec: &Record,
     path: &str,

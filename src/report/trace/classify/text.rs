@@ -1,0 +1,57 @@
+//! The text table of a replay: one line per configuration, its time, the split in
+//! percent and the class, then the rules that named the classes.
+
+use super::{bandwidth_text, latency_text};
+use crate::trace::replay::Replay;
+use std::io::{self, Write};
+
+/// Writes the table. `trace` names the trace in the heading. O(configurations).
+pub fn write_text(out: &mut dyn Write, trace: &str, replay: &Replay) -> io::Result<()> {
+    writeln!(
+        out,
+        "{trace}: {} ranks replayed on {} configurations (eager limit {} bytes)",
+        replay.ranks,
+        replay.configs.len(),
+        replay.eager_limit
+    )?;
+    writeln!(out)?;
+    let width = replay
+        .configs
+        .iter()
+        .map(|c| c.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max("configuration".len());
+    writeln!(
+        out,
+        "{:<width$}  {:>10}  {:>11}  {:>13}  {:>6} {:>6} {:>6} {:>6}  class (rule)",
+        "configuration", "latency", "bandwidth", "time (s)", "comp%", "imb%", "lat%", "bw%"
+    )?;
+    for (k, (c, o)) in replay.configs.iter().zip(&replay.outcomes).enumerate() {
+        let s = o.shares();
+        let rule = o.rule.map_or(String::new(), |r| format!(" ({})", r + 1));
+        writeln!(
+            out,
+            "{:<width$}  {:>10}  {:>11}  {:>13.6e}  {:>6.1} {:>6.1} {:>6.1} {:>6.1}  {}{rule}",
+            c.name,
+            latency_text(c.latency),
+            bandwidth_text(c.bandwidth),
+            o.time,
+            100.0 * s.computation,
+            100.0 * s.imbalance,
+            100.0 * s.latency,
+            100.0 * s.bandwidth,
+            replay.class(k),
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Shares of the predicted time: computation, load imbalance (waiting for other ranks and idling after finishing early), latency and bandwidth, averaged over the ranks."
+    )?;
+    writeln!(out, "Rules (the first that holds names the class):")?;
+    for (i, rule) in replay.rules.rules.iter().enumerate() {
+        writeln!(out, "  {}. {}", i + 1, rule.describe())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,762 @@
+//! The logical clocks: every rank's events replayed for all configurations at once,
+//! messages matched across ranks, collectives synchronised, time split by cause.
+//!
+//! Each rank keeps, per configuration k, a clock and the time it spent waiting for
+//! other ranks (load imbalance), in latency and in bandwidth; its computation is the
+//! same for every configuration. These live in one flat array, rank-major, with the
+//! configurations of one quantity contiguous, so that every event updates `K` adjacent
+//! floats in one loop the compiler vectorises, and replaying 63 configurations costs
+//! little more than replaying one.
+//!
+//! Ranks advance in the order of their calls' wall-clock entry times in the trace (a
+//! heap of ranks keyed by their next call), so a wildcard receive matches the message
+//! the original run had sent by then; a rank that must wait (a receive whose message is
+//! not sent yet, a rendezvous send whose receive is not posted, a collective some
+//! member has not reached) is parked until what it waits for happens. Time O(events ·
+//! (K + log ranks + matching-queue length)); memory O(ranks · K + messages in flight ·
+//! K), whatever the trace's length.
+
+use super::event::{Event, Kind, Slot};
+use super::{ReplayError, ReplayNotes};
+use crate::trace::collective::{cost, AlgorithmChoice, CollectiveOp};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+/// Where a rank's events come from (a trace's rank file, or a list in tests).
+pub trait Source {
+    /// The next event, None at the end.
+    fn next_event(&mut self) -> Result<Option<Event>, ReplayError>;
+    /// The file the events come from, for errors.
+    fn path(&self) -> &str;
+}
+
+/// The network of every configuration, and the protocol rules shared by all.
+#[derive(Debug, Clone)]
+pub struct Network {
+    /// Per configuration: the time of one message, s (α).
+    pub alpha: Vec<f64>,
+    /// Per configuration: the time per byte, s (β = 1 / bandwidth).
+    pub beta: Vec<f64>,
+    /// Messages larger than this many bytes use the rendezvous protocol.
+    pub eager_limit: u64,
+    /// The collective algorithms.
+    pub algorithms: AlgorithmChoice,
+}
+
+/// The quantities kept per rank and configuration, in their order in the flat array.
+const CLOCK: usize = 0;
+const WAIT: usize = 1;
+const LATENCY: usize = 2;
+const BANDWIDTH: usize = 3;
+const QUANTITIES: usize = 4;
+
+/// Every rank's clocks at the end of the replay.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Clocks {
+    /// Configurations.
+    pub configs: usize,
+    /// Per rank: computation, s (the same for every configuration).
+    pub computation: Vec<f64>,
+    /// Rank-major: per rank, [clock; K], [wait; K], [latency; K], [bandwidth; K].
+    data: Vec<f64>,
+}
+
+impl Clocks {
+    fn new(ranks: usize, configs: usize) -> Self {
+        Clocks {
+            configs,
+            computation: vec![0.0; ranks],
+            data: vec![0.0; ranks * QUANTITIES * configs],
+        }
+    }
+
+    /// Ranks.
+    pub fn ranks(&self) -> usize {
+        self.computation.len()
+    }
+
+    fn range(&self, rank: usize, quantity: usize) -> std::ops::Range<usize> {
+        let start = (rank * QUANTITIES + quantity) * self.configs;
+        start..start + self.configs
+    }
+
+    /// The clock of `rank` per configuration: when it finished, s after it started.
+    pub fn clock(&self, rank: usize) -> &[f64] {
+        &self.data[self.range(rank, CLOCK)]
+    }
+
+    /// Time `rank` waited for other ranks, per configuration.
+    pub fn wait(&self, rank: usize) -> &[f64] {
+        &self.data[self.range(rank, WAIT)]
+    }
+
+    /// Time `rank` spent in message latency, per configuration.
+    pub fn latency(&self, rank: usize) -> &[f64] {
+        &self.data[self.range(rank, LATENCY)]
+    }
+
+    /// Time `rank` spent moving bytes, per configuration.
+    pub fn bandwidth(&self, rank: usize) -> &[f64] {
+        &self.data[self.range(rank, BANDWIDTH)]
+    }
+
+    /// The four quantities of `rank`, mutable: (clock, wait, latency, bandwidth).
+    fn rank_mut(&mut self, rank: usize) -> [&mut [f64]; 4] {
+        let k = self.configs;
+        let block = &mut self.data[rank * QUANTITIES * k..(rank + 1) * QUANTITIES * k];
+        let (clock, rest) = block.split_at_mut(k);
+        let (wait, rest) = rest.split_at_mut(k);
+        let (latency, bandwidth) = rest.split_at_mut(k);
+        [clock, wait, latency, bandwidth]
+    }
+}
+
+/// Blocks of K floats (message stamps, receive post times, collective maxima), reused.
+struct TimePool {
+    k: usize,
+    data: Vec<f64>,
+    free: Vec<u32>,
+}
+
+impl TimePool {
+    fn alloc(&mut self, from: &[f64]) -> u32 {
+        match self.free.pop() {
+            Some(id) => {
+                self.get_mut(id).copy_from_slice(from);
+                id
+            }
+            None => {
+                let id = (self.data.len() / self.k.max(1)) as u32;
+                self.data.extend_from_slice(from);
+                id
+            }
+        }
+    }
+
+    fn get(&self, id: u32) -> &[f64] {
+        let start = id as usize * self.k;
+        &self.data[start..start + self.k]
+    }
+
+    fn get_mut(&mut self, id: u32) -> &mut [f64] {
+        let start = id as usize * self.k;
+        &mut self.data[start..start + self.k]
+    }
+
+    fn release(&mut self, id: u32) {
+        self.free.push(id);
+    }
+}
+
+/// A message between its send and its last completion.
+#[derive(Debug, Clone)]
+struct Message {
+    src: u32,
+    comm: u32,
+    tag: i32,
+    bytes: u64,
+    rendezvous: bool,
+    /// Whether a receive has taken it.
+    matched: bool,
+    /// Completions still to come (the receiver's, and the sender's when rendezvous).
+    refs: u8,
+    /// When the transfer starts (the send's stamp; for rendezvous, once matched, the
+    /// later of the stamp and the receive's post).
+    start: u32,
+}
+
+/// A posted receive no message has matched yet.
+#[derive(Debug, Clone)]
+struct Posted {
+    comm: u32,
+    src: Option<u32>,
+    tag: Option<i32>,
+    slot: Slot,
+    /// The receiver's clocks when it posted.
+    post: u32,
+}
+
+/// A request slot's state.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Request {
+    /// Nothing to wait for.
+    Idle,
+    /// Complete (an eager send).
+    Done,
+    /// A rendezvous send of this message.
+    Send(u32),
+    /// A receive, matched to this message or not yet.
+    Recv(Option<u32>),
+}
+
+/// One collective call on its way: members arrive, the last releases them all.
+#[derive(Debug, Clone)]
+struct Instance {
+    op: CollectiveOp,
+    arrived: u32,
+    /// The latest clock of the members arrived so far.
+    latest: u32,
+    cost_bytes: Option<u64>,
+    selection_bytes: u64,
+    commutative: bool,
+}
+
+/// The collective calls of one communicator: the k-th call of every member is the same
+/// call.
+#[derive(Debug, Clone, Default)]
+struct CommCalls {
+    /// Calls each member made so far, by its rank in the communicator.
+    made: Vec<u64>,
+    /// Call number of `pending[0]`.
+    first: u64,
+    pending: VecDeque<Instance>,
+}
+
+/// One rank's place in the replay.
+#[derive(Debug)]
+struct RankState {
+    /// The event being replayed (its computation already on the clocks).
+    current: Option<Event>,
+    requests: Vec<Request>,
+    /// Arrived at the collective of `current`, waiting for the others.
+    in_collective: bool,
+    /// The collective of `current` has released it.
+    collective_done: bool,
+    /// Waiting, out of the heap.
+    parked: bool,
+}
+
+/// Replays the events of `sources` (one per world rank) on `network`; `members` lists
+/// each trace-wide communicator's members in rank order.
+pub fn replay<S: Source>(
+    sources: &mut [S],
+    members: &[Vec<u32>],
+    network: &Network,
+) -> Result<(Clocks, ReplayNotes), ReplayError> {
+    let mut engine = Engine::new(sources.len(), members, network);
+    engine.run(sources)?;
+    Ok((engine.clocks, engine.notes))
+}
+
+struct Engine<'a> {
+    network: &'a Network,
+    members: &'a [Vec<u32>],
+    clocks: Clocks,
+    ranks: Vec<RankState>,
+    times: TimePool,
+    messages: Vec<Message>,
+    free_messages: Vec<u32>,
+    /// Per rank: receives posted and not matched, in posting order.
+    posted: Vec<Vec<Posted>>,
+    /// Per rank: messages sent to it and not matched, in sending order.
+    unexpected: Vec<Vec<u32>>,
+    comms: Vec<CommCalls>,
+    /// Ranks ready to run, by their next call's wall time (then rank).
+    heap: BinaryHeap<Reverse<(i64, u32)>>,
+    notes: ReplayNotes,
+    /// Scratch for the per-configuration times of one event.
+    scratch: Vec<f64>,
+}
+
+/// What running a rank's current event did.
+enum Step {
+    Done,
+    Blocked,
+}
+
+impl<'a> Engine<'a> {
+    fn new(ranks: usize, members: &'a [Vec<u32>], network: &'a Network) -> Self {
+        let k = network.alpha.len();
+        Engine {
+            network,
+            members,
+            clocks: Clocks::new(ranks, k),
+            ranks: (0..ranks)
+                .map(|_| RankState {
+                    current: None,
+                    requests: Vec::new(),
+                    in_collective: false,
+                    collective_done: false,
+                    parked: false,
+                })
+                .collect(),
+            times: TimePool {
+                k,
+                data: Vec::new(),
+                free: Vec::new(),
+            },
+            messages: Vec::new(),
+            free_messages: Vec::new(),
+            posted: vec![Vec::new(); ranks],
+            unexpected: vec![Vec::new(); ranks],
+            comms: members
+                .iter()
+                .map(|m| CommCalls {
+                    made: vec![0; m.len()],
+                    ..CommCalls::default()
+                })
+                .collect(),
+            heap: BinaryHeap::new(),
+            notes: ReplayNotes::default(),
+            scratch: vec![0.0; k],
+        }
+    }
+
+    fn run<S: Source>(&mut self, sources: &mut [S]) -> Result<(), ReplayError> {
+        for r in 0..sources.len() {
+            if self.fetch(r, sources)? {
+                self.push(r);
+            }
+        }
+        loop {
+            while let Some(Reverse((_, r))) = self.heap.pop() {
+                self.run_rank(r as usize, sources)?;
+            }
+            if self.ranks.iter().all(|s| s.current.is_none()) {
+                break;
+            }
+            if !self.relieve_deadlock() {
+                return Err(self.stuck(sources));
+            }
+        }
+        self.notes.unreceived_messages +=
+            self.unexpected.iter().map(|u| u.len() as u64).sum::<u64>();
+        Ok(())
+    }
+
+    /// Runs rank `r` while its calls come before every other ready rank's.
+    fn run_rank<S: Source>(&mut self, r: usize, sources: &mut [S]) -> Result<(), ReplayError> {
+        loop {
+            match self.step(r, sources[r].path())? {
+                Step::Blocked => {
+                    self.ranks[r].parked = true;
+                    return Ok(());
+                }
+                Step::Done => {
+                    if !self.fetch(r, sources)? {
+                        return Ok(());
+                    }
+                    let wall = self.wall(r);
+                    if let Some(Reverse((next, _))) = self.heap.peek() {
+                        if wall > *next {
+                            self.push(r);
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn wall(&self, r: usize) -> i64 {
+        self.ranks[r].current.as_ref().map_or(i64::MAX, |e| e.wall)
+    }
+
+    fn push(&mut self, r: usize) {
+        self.heap.push(Reverse((self.wall(r), r as u32)));
+    }
+
+    /// Puts a parked rank back among the ready ones.
+    fn wake(&mut self, r: usize) {
+        if self.ranks[r].parked {
+            self.ranks[r].parked = false;
+            self.push(r);
+        }
+    }
+
+    /// Loads rank `r`'s next event and puts its computation on the clocks; false at
+    /// the end of its events.
+    fn fetch<S: Source>(&mut self, r: usize, sources: &mut [S]) -> Result<bool, ReplayError> {
+        let event = sources[r].next_event()?;
+        if let Some(e) = &event {
+            let gap = e.gap;
+            self.clocks.computation[r] += gap;
+            let [clock, ..] = self.clocks.rank_mut(r);
+            for c in clock.iter_mut() {
+                *c += gap;
+            }
+        }
+        let more = event.is_some();
+        self.ranks[r].current = event;
+        Ok(more)
+    }
+
+    fn step(&mut self, r: usize, path: &str) -> Result<Step, ReplayError> {
+        let Some(event) = self.ranks[r].current.take() else {
+            return Ok(Step::Done);
+        };
+        let step = match &event.kind {
+            Kind::Local => Ok(Step::Done),
+            &Kind::Send {
+                dst,
+                comm,
+                tag,
+                bytes,
+                sync,
+                slot,
+            } => {
+                self.send(r, dst, comm, tag, bytes, sync, slot);
+                Ok(Step::Done)
+            }
+            &Kind::Recv {
+                src,
+                comm,
+                tag,
+                slot,
+            } => {
+                self.recv(r, src, comm, tag, slot);
+                Ok(Step::Done)
+            }
+            Kind::Complete(slots) => Ok(self.complete(r, slots)),
+            &Kind::Collective {
+                op,
+                comm,
+                member,
+                cost_bytes,
+                selection_bytes,
+                commutative,
+            } => {
+                let call = Instance {
+                    op,
+                    arrived: 1,
+                    latest: 0,
+                    cost_bytes,
+                    selection_bytes,
+                    commutative,
+                };
+                self.collective(r, comm, member, call)
+                    .map_err(|message| ReplayError::at(path, event.at, message))
+            }
+            &Kind::Transfer { bytes } => {
+                self.transfer(r, bytes);
+                Ok(Step::Done)
+            }
+        };
+        self.ranks[r].current = Some(event);
+        step
+    }
+
+    fn request(&mut self, r: usize, slot: Slot) -> &mut Request {
+        let requests = &mut self.ranks[r].requests;
+        let i = slot as usize;
+        if requests.len() <= i {
+            requests.resize(i + 1, Request::Idle);
+        }
+        &mut requests[i]
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn send(
+        &mut self,
+        r: usize,
+        dst: u32,
+        comm: u32,
+        tag: i32,
+        bytes: u64,
+        sync: bool,
+        slot: Slot,
+    ) {
+        let rendezvous = sync || bytes > self.network.eager_limit;
+        let [clock, ..] = self.clocks.rank_mut(r);
+        let start = self.times.alloc(clock);
+        let message = Message {
+            src: r as u32,
+            comm,
+            tag,
+            bytes,
+            rendezvous,
+            matched: false,
+            refs: 1 + u8::from(rendezvous),
+            start,
+        };
+        let m = match self.free_messages.pop() {
+            Some(m) => {
+                self.messages[m as usize] = message;
+                m
+            }
+            None => {
+                self.messages.push(message);
+                (self.messages.len() - 1) as u32
+            }
+        };
+        *self.request(r, slot) = if rendezvous {
+            Request::Send(m)
+        } else {
+            Request::Done
+        };
+        let d = dst as usize;
+        let found = self.posted[d].iter().position(|p| {
+            p.comm == comm && p.src.is_none_or(|s| s == r as u32) && p.tag.is_none_or(|t| t == tag)
+        });
+        match found {
+            Some(i) => {
+                let posted = self.posted[d].remove(i);
+                self.take(m, posted.post);
+                self.times.release(posted.post);
+                *self.request(d, posted.slot) = Request::Recv(Some(m));
+                self.wake(d);
+            }
+            None => self.unexpected[d].push(m),
+        }
+    }
+
+    fn recv(&mut self, r: usize, src: Option<u32>, comm: u32, tag: Option<i32>, slot: Slot) {
+        let messages = &self.messages;
+        let found = self.unexpected[r].iter().position(|&m| {
+            let m = &messages[m as usize];
+            m.comm == comm && src.is_none_or(|s| s == m.src) && tag.is_none_or(|t| t == m.tag)
+        });
+        match found {
+            Some(i) => {
+                let m = self.unexpected[r].remove(i);
+                let [clock, ..] = self.clocks.rank_mut(r);
+                let post = self.times.alloc(clock);
+                self.take(m, post);
+                self.times.release(post);
+                *self.request(r, slot) = Request::Recv(Some(m));
+                let sender = self.messages[m as usize].src as usize;
+                self.wake(sender);
+            }
+            None => {
+                let [clock, ..] = self.clocks.rank_mut(r);
+                let post = self.times.alloc(clock);
+                self.posted[r].push(Posted {
+                    comm,
+                    src,
+                    tag,
+                    slot,
+                    post,
+                });
+                *self.request(r, slot) = Request::Recv(None);
+            }
+        }
+    }
+
+    /// A receive posted at `post` takes message `m`: a rendezvous transfer starts when
+    /// both sides are there.
+    fn take(&mut self, m: u32, post: u32) {
+        let message = &mut self.messages[m as usize];
+        message.matched = true;
+        if message.rendezvous {
+            let start = message.start;
+            self.scratch.copy_from_slice(self.times.get(post));
+            for (s, p) in self.times.get_mut(start).iter_mut().zip(&self.scratch) {
+                *s = s.max(*p);
+            }
+        }
+    }
+
+    /// Completes the requests in `slots` when all are ready; otherwise waits.
+    fn complete(&mut self, r: usize, slots: &[Slot]) -> Step {
+        let requests = &self.ranks[r].requests;
+        let ready = slots.iter().all(|&s| {
+            match requests.get(s as usize).copied().unwrap_or(Request::Idle) {
+                Request::Idle | Request::Done | Request::Recv(Some(_)) => true,
+                Request::Send(m) => self.messages[m as usize].matched,
+                Request::Recv(None) => false,
+            }
+        });
+        if !ready {
+            return Step::Blocked;
+        }
+        for &slot in slots {
+            let Some(&request) = self.ranks[r].requests.get(slot as usize) else {
+                continue;
+            };
+            self.ranks[r].requests[slot as usize] = Request::Idle;
+            if let Request::Send(m) | Request::Recv(Some(m)) = request {
+                self.arrive(r, m);
+                self.release_message(m);
+            }
+        }
+        Step::Done
+    }
+
+    /// Rank `r` waits for message `m`'s data: its clocks move to the transfer's end, the
+    /// delay split into waiting for the other side, latency and bandwidth.
+    fn arrive(&mut self, r: usize, m: u32) {
+        let message = &self.messages[m as usize];
+        let n = message.bytes as f64;
+        let start = self.times.get(message.start);
+        let [clock, wait, latency, bandwidth] = self.clocks.rank_mut(r);
+        let (alpha, beta) = (&self.network.alpha, &self.network.beta);
+        for k in 0..clock.len() {
+            let c = clock[k];
+            let arrival = start[k] + alpha[k] + n * beta[k];
+            let delay = (arrival - c).max(0.0);
+            let waited = delay.min((start[k] - c).max(0.0));
+            let lat = (delay - waited).min(alpha[k]);
+            wait[k] += waited;
+            latency[k] += lat;
+            bandwidth[k] += delay - waited - lat;
+            clock[k] = c + delay;
+        }
+    }
+
+    fn release_message(&mut self, m: u32) {
+        let message = &mut self.messages[m as usize];
+        message.refs -= 1;
+        if message.refs == 0 {
+            self.times.release(message.start);
+            self.free_messages.push(m);
+        }
+    }
+
+    /// Rank `r` arrives at its next collective call on `comm`.
+    fn collective(
+        &mut self,
+        r: usize,
+        comm: u32,
+        member: u32,
+        call: Instance,
+    ) -> Result<Step, String> {
+        let state = &mut self.ranks[r];
+        if state.collective_done {
+            state.collective_done = false;
+            state.in_collective = false;
+            return Ok(Step::Done);
+        }
+        if state.in_collective {
+            return Ok(Step::Blocked);
+        }
+        let size = self.members[comm as usize].len();
+        let calls = &mut self.comms[comm as usize];
+        let made = &mut calls.made[member as usize];
+        let index = (*made - calls.first) as usize;
+        *made += 1;
+        let [clock, ..] = self.clocks.rank_mut(r);
+        if index == calls.pending.len() {
+            let latest = self.times.alloc(clock);
+            calls.pending.push_back(Instance { latest, ..call });
+        } else {
+            let pending = &mut calls.pending[index];
+            if pending.op != call.op {
+                return Err(format!(
+                    "{} where another member of its communicator calls {} at the same point",
+                    call.op, pending.op
+                ));
+            }
+            pending.arrived += 1;
+            pending.cost_bytes = pending.cost_bytes.max(call.cost_bytes);
+            pending.selection_bytes = pending.selection_bytes.max(call.selection_bytes);
+            pending.commutative &= call.commutative;
+            let latest = pending.latest;
+            for (l, c) in self.times.get_mut(latest).iter_mut().zip(clock.iter()) {
+                *l = l.max(*c);
+            }
+        }
+        self.ranks[r].in_collective = true;
+        let calls = &mut self.comms[comm as usize];
+        if calls
+            .pending
+            .front()
+            .is_some_and(|p| p.arrived as usize == size)
+        {
+            let done = calls.pending.pop_front().expect("checked");
+            calls.first += 1;
+            self.release(comm, done, r)?;
+            return Ok(Step::Done);
+        }
+        Ok(Step::Blocked)
+    }
+
+    /// Every member of `comm` leaves collective `call` together after its Hockney time;
+    /// `current` (the last to arrive) goes on by itself, the others are woken.
+    fn release(&mut self, comm: u32, call: Instance, current: usize) -> Result<(), String> {
+        let members = &self.members[comm as usize];
+        let p = members.len() as u32;
+        let algorithm =
+            self.network
+                .algorithms
+                .select(call.op, p, call.selection_bytes, call.commutative);
+        let unit = cost(
+            call.op,
+            algorithm,
+            p,
+            call.cost_bytes.unwrap_or(0),
+            1.0,
+            1.0,
+            0.0,
+        )
+        .map_err(|e| e.to_string())?;
+        let (messages, bytes) = (unit.latency, unit.bandwidth);
+        self.scratch.copy_from_slice(self.times.get(call.latest));
+        self.times.release(call.latest);
+        for &m in members {
+            let [clock, wait, latency, bandwidth] = self.clocks.rank_mut(m as usize);
+            for k in 0..clock.len() {
+                let lat = messages * self.network.alpha[k];
+                let bw = bytes * self.network.beta[k];
+                wait[k] += self.scratch[k] - clock[k];
+                latency[k] += lat;
+                bandwidth[k] += bw;
+                clock[k] = self.scratch[k] + lat + bw;
+            }
+            let state = &mut self.ranks[m as usize];
+            state.in_collective = false;
+            if m as usize != current {
+                state.collective_done = true;
+                self.wake(m as usize);
+            }
+        }
+        Ok(())
+    }
+
+    /// A one-sided transfer: the origin pays one message.
+    fn transfer(&mut self, r: usize, bytes: u64) {
+        let n = bytes as f64;
+        let [clock, _, latency, bandwidth] = self.clocks.rank_mut(r);
+        for k in 0..clock.len() {
+            let (lat, bw) = (self.network.alpha[k], n * self.network.beta[k]);
+            latency[k] += lat;
+            bandwidth[k] += bw;
+            clock[k] += lat + bw;
+        }
+    }
+
+    /// When every rank waits: a blocked rendezvous send completes as if buffered (the
+    /// original run did not deadlock, so its MPI buffered it). False when no rank waits
+    /// on one.
+    fn relieve_deadlock(&mut self) -> bool {
+        for r in 0..self.ranks.len() {
+            let Some(Event {
+                kind: Kind::Complete(slots),
+                ..
+            }) = &self.ranks[r].current
+            else {
+                continue;
+            };
+            for &slot in slots.iter() {
+                if let Some(&Request::Send(m)) = self.ranks[r].requests.get(slot as usize) {
+                    if !self.messages[m as usize].matched {
+                        let message = &mut self.messages[m as usize];
+                        message.rendezvous = false;
+                        self.ranks[r].requests[slot as usize] = Request::Done;
+                        self.release_message(m);
+                        self.notes.rendezvous_buffered += 1;
+                        self.wake(r);
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// The error when no rank can go on: the first waiting rank and what it waits for.
+    fn stuck<S: Source>(&self, sources: &[S]) -> ReplayError {
+        let (r, event) = self
+            .ranks
+            .iter()
+            .enumerate()
+            .find_map(|(r, s)| s.current.as_ref().map(|e| (r, e)))
+            .expect("some rank has an event left");
+        let what = match &event.kind {
+            Kind::Collective { op, .. } => {
+                format!("rank {r} waits in {op} for members that never call it")
+            }
+            _ => format!("rank {r} waits for a message no rank sends"),
+        };
+        ReplayError::at(sources[r].path(), event.at, what)
+    }
+}

@@ -1,0 +1,534 @@
+//! One rank's DUMPI records lowered to replay events: peers and communicators in
+//! trace-wide terms, message sizes from the trace's datatypes, requests as slots, and
+//! the computation between calls.
+//!
+//! Computation is the time between one call's return and the next call's entry; the
+//! time inside calls that move no data (`MPI_Comm_rank`, `MPI_Type_commit`, …) is
+//! neither computation nor communication, and MPI-IO calls keep their traced duration
+//! as computation (the model has no file system).
+
+use super::event::{Event, Kind, Slot};
+use super::{engine::Source, ReplayError, ReplayNotes};
+use crate::error::LocatedError;
+use crate::trace::args::{Arg, ArgsOf};
+use crate::trace::collective::{CollectiveOp, RankCall};
+use crate::trace::comm::{Communicators, Handle, LocalComm, RankComms};
+use crate::trace::datatype::Datatypes;
+use crate::trace::dumpi::layout::CALLS;
+use crate::trace::dumpi::{RankFile, Record, Stream};
+use crate::trace::label;
+use crate::trace::sizes::{collective_sizes, message_bytes};
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
+use std::sync::LazyLock;
+
+/// Request handles above this are refused: slots are a dense array per rank.
+const MAX_HANDLE: i64 = 1 << 24;
+
+/// Whether each function label is an MPI-IO call.
+static IO_CALLS: LazyLock<Vec<bool>> = LazyLock::new(|| {
+    CALLS
+        .iter()
+        .map(|c| c.name.starts_with("MPI_File_"))
+        .collect()
+});
+
+/// Reads the communicator-making calls of one rank (the first pass, before
+/// [`crate::trace::comm::resolve`]).
+pub(super) fn read_comms(file: &RankFile, rank: u32, size: u32) -> Result<RankComms, ReplayError> {
+    let mut comms = RankComms::new(file.name.clone(), rank, size);
+    let mut stream = file.stream()?;
+    let mut rec = Record::default();
+    while stream.next_into(&mut rec)? {
+        crate::trace::comm::follow(&mut comms, &rec, &file.name)?;
+    }
+    Ok(comms)
+}
+
+/// A persistent request made by `MPI_*_init`, posted at each `MPI_Start`.
+#[derive(Debug, Clone, Copy)]
+enum Persistent {
+    Send {
+        comm: LocalComm,
+        dest: i64,
+        tag: i32,
+        bytes: u64,
+        sync: bool,
+    },
+    Recv {
+        comm: LocalComm,
+        source: i64,
+        tag: i32,
+    },
+}
+
+/// One rank's events, lowered as its file streams by.
+pub(super) struct RankEvents<'f> {
+    path: &'f str,
+    rank: u32,
+    stream: Stream<'f>,
+    rec: Record,
+    comms: RankComms,
+    communicators: &'f Communicators,
+    /// Per local communicator: (trace-wide id, this rank's rank in it).
+    ids: Vec<Option<(u32, u32)>>,
+    types: Datatypes,
+    ops: FxHashMap<i64, bool>,
+    windows: FxHashMap<i64, LocalComm>,
+    persistent: FxHashMap<i64, Persistent>,
+    /// When the previous call returned, ns.
+    last_return: Option<i64>,
+    /// Computation since the last event, s.
+    gap: f64,
+    /// Events of the current record not handed out yet.
+    ready: VecDeque<Event>,
+    /// Whether the end's computation has been handed out.
+    ended: bool,
+    pub(super) notes: ReplayNotes,
+}
+
+impl<'f> RankEvents<'f> {
+    pub(super) fn new(
+        file: &'f RankFile,
+        rank: u32,
+        size: u32,
+        communicators: &'f Communicators,
+    ) -> Result<Self, ReplayError> {
+        Ok(RankEvents {
+            path: &file.name,
+            rank,
+            stream: file.stream()?,
+            rec: Record::default(),
+            comms: RankComms::new(file.name.clone(), rank, size),
+            communicators,
+            ids: Vec::new(),
+            types: Datatypes::new(file.sizes.clone()),
+            ops: FxHashMap::default(),
+            windows: FxHashMap::default(),
+            persistent: FxHashMap::default(),
+            last_return: None,
+            gap: 0.0,
+            ready: VecDeque::new(),
+            ended: false,
+            notes: ReplayNotes::default(),
+        })
+    }
+
+    fn error(&self, message: String) -> ReplayError {
+        ReplayError::Input(LocatedError::at_byte(
+            self.path,
+            self.rec.offset,
+            format!("{}: {message}", self.rec.name()),
+        ))
+    }
+
+    /// Moves the record's time onto the pending computation.
+    fn account_time(&mut self) {
+        let (start, stop) = (self.rec.wall.start.nanos(), self.rec.wall.stop.nanos());
+        if let Some(last) = self.last_return {
+            self.gap += (start - last).max(0) as f64 * 1e-9;
+        }
+        if IO_CALLS
+            .get(self.rec.label as usize)
+            .copied()
+            .unwrap_or(false)
+        {
+            self.gap += (stop - start).max(0) as f64 * 1e-9;
+        }
+        self.last_return = Some(stop);
+    }
+
+    /// Queues an event of the current record, carrying the computation before it.
+    fn emit(&mut self, kind: Kind) {
+        let gap = std::mem::take(&mut self.gap);
+        self.ready.push_back(Event {
+            wall: self.rec.wall.start.nanos(),
+            gap,
+            at: self.rec.offset,
+            kind,
+        });
+    }
+
+    fn comm(&self, arg: Arg) -> Result<LocalComm, ReplayError> {
+        let handle = self
+            .rec
+            .get(arg)
+            .and_then(|h| Handle::try_from(h).ok())
+            .ok_or_else(|| self.error(format!("`{}` is not recorded", arg.name())))?;
+        Ok(self.comms.current(handle, self.rec.offset)?)
+    }
+
+    /// The trace-wide id of `comm` and this rank's rank in it.
+    fn id(&mut self, comm: LocalComm) -> Result<(u32, u32), ReplayError> {
+        let i = comm.0 as usize;
+        if let Some(Some(id)) = self.ids.get(i) {
+            return Ok(*id);
+        }
+        let global = self.communicators.global(self.rank, comm).ok_or_else(|| {
+            self.error("the communicator is an intercommunicator, whose remote group's order is not in the trace".into())
+        })?;
+        let members = self.communicators.members_of(global);
+        let me = members
+            .iter()
+            .position(|&m| m == self.rank)
+            .ok_or_else(|| self.error("this rank is not a member of the communicator".into()))?;
+        if self.ids.len() <= i {
+            self.ids.resize(i + 1, None);
+        }
+        self.ids[i] = Some((global, me as u32));
+        Ok((global, me as u32))
+    }
+
+    /// The world rank of rank `peer` of `comm`.
+    fn world(&mut self, comm: LocalComm, peer: i64) -> Result<u32, ReplayError> {
+        let (global, _) = self.id(comm)?;
+        let members = self.communicators.members_of(global);
+        usize::try_from(peer)
+            .ok()
+            .and_then(|p| members.get(p))
+            .copied()
+            .ok_or_else(|| {
+                self.error(format!(
+                    "peer rank {peer} is outside its communicator of {} ranks",
+                    members.len()
+                ))
+            })
+    }
+
+    fn slot(&self, handle: i64) -> Result<Slot, ReplayError> {
+        if (0..MAX_HANDLE).contains(&handle) {
+            Ok(handle as Slot + Event::FIRST_HANDLE)
+        } else {
+            Err(self.error(format!(
+                "request handle {handle} is outside 0..{MAX_HANDLE}"
+            )))
+        }
+    }
+
+    fn int(&self, arg: Arg) -> i64 {
+        self.rec.get(arg).unwrap_or(-1)
+    }
+
+    fn tag(&self, arg: Arg) -> i32 {
+        i32::try_from(self.int(arg)).unwrap_or(-1)
+    }
+
+    fn bytes(&mut self, count: Arg, datatype: Arg) -> u64 {
+        message_bytes(&self.types, &self.rec, count, datatype).unwrap_or_else(|| {
+            self.notes.unsized_messages += 1;
+            0
+        })
+    }
+
+    /// A send of `bytes` to rank `dest` of `comm`, completing in `slot`.
+    fn send(
+        &mut self,
+        comm: LocalComm,
+        dest: i64,
+        tag: i32,
+        bytes: u64,
+        sync: bool,
+        slot: Slot,
+    ) -> Result<(), ReplayError> {
+        if dest < 0 {
+            self.notes.null_peer_messages += 1;
+            return Ok(());
+        }
+        let dst = self.world(comm, dest)?;
+        let (comm, _) = self.id(comm)?;
+        self.emit(Kind::Send {
+            dst,
+            comm,
+            tag,
+            bytes,
+            sync,
+            slot,
+        });
+        Ok(())
+    }
+
+    /// A receive from rank `source` of `comm` (-1: any), completing in `slot`.
+    fn recv(
+        &mut self,
+        comm: LocalComm,
+        source: i64,
+        tag: i32,
+        slot: Slot,
+    ) -> Result<(), ReplayError> {
+        let src = match source {
+            -1 => None,
+            s if s < 0 => return Ok(()),
+            s => Some(self.world(comm, s)?),
+        };
+        let (comm, _) = self.id(comm)?;
+        self.emit(Kind::Recv {
+            src,
+            comm,
+            tag: (tag != -1).then_some(tag),
+            slot,
+        });
+        Ok(())
+    }
+
+    fn record(&mut self) -> Result<(), ReplayError> {
+        use label::*;
+        let l = self.rec.label;
+        match l {
+            SEND | BSEND | RSEND | SSEND | ISEND | IBSEND | IRSEND | ISSEND => {
+                let comm = self.comm(Arg::Comm)?;
+                let (dest, tag) = (self.int(Arg::Dest), self.tag(Arg::Tag));
+                let bytes = self.bytes(Arg::Count, Arg::Datatype);
+                let blocking = matches!(l, SEND | BSEND | RSEND | SSEND);
+                let slot = if blocking {
+                    Event::BLOCKING_SEND
+                } else {
+                    self.slot(self.int(Arg::Request))?
+                };
+                self.send(comm, dest, tag, bytes, matches!(l, SSEND | ISSEND), slot)?;
+                if blocking {
+                    self.emit(Kind::Complete(Box::new([slot])));
+                }
+            }
+            RECV | IRECV => {
+                let comm = self.comm(Arg::Comm)?;
+                let (source, tag) = (self.int(Arg::Source), self.tag(Arg::Tag));
+                let slot = if l == RECV {
+                    Event::BLOCKING_RECV
+                } else {
+                    self.slot(self.int(Arg::Request))?
+                };
+                self.recv(comm, source, tag, slot)?;
+                if l == RECV {
+                    self.emit(Kind::Complete(Box::new([slot])));
+                }
+            }
+            SENDRECV | SENDRECV_REPLACE => {
+                let comm = self.comm(Arg::Comm)?;
+                let bytes = if l == SENDRECV {
+                    self.bytes(Arg::SendCount, Arg::SendType)
+                } else {
+                    self.bytes(Arg::Count, Arg::Datatype)
+                };
+                let (dest, source) = (self.int(Arg::Dest), self.int(Arg::Source));
+                let (sendtag, recvtag) = (self.tag(Arg::SendTag), self.tag(Arg::RecvTag));
+                self.send(comm, dest, sendtag, bytes, false, Event::BLOCKING_SEND)?;
+                self.recv(comm, source, recvtag, Event::BLOCKING_RECV)?;
+                self.emit(Kind::Complete(Box::new([
+                    Event::BLOCKING_SEND,
+                    Event::BLOCKING_RECV,
+                ])));
+            }
+            WAIT => {
+                let slot = self.slot(self.int(Arg::Request))?;
+                self.emit(Kind::Complete(Box::new([slot])));
+            }
+            TEST => {
+                if self.int(Arg::Flag) > 0 {
+                    let slot = self.slot(self.int(Arg::Request))?;
+                    self.emit(Kind::Complete(Box::new([slot])));
+                }
+            }
+            WAITALL | TESTALL => {
+                if l == WAITALL || self.int(Arg::Flag) > 0 {
+                    let handles = self.rec.list(Arg::Requests).unwrap_or(&[]).to_vec();
+                    let slots = handles
+                        .iter()
+                        .map(|&h| self.slot(h))
+                        .collect::<Result<_, _>>()?;
+                    self.emit(Kind::Complete(slots));
+                }
+            }
+            WAITANY | TESTANY => {
+                let index = self.int(Arg::Index);
+                let done = l == WAITANY || self.int(Arg::Flag) > 0;
+                let handle = usize::try_from(index)
+                    .ok()
+                    .and_then(|i| self.rec.list(Arg::Requests)?.get(i).copied());
+                if let (true, Some(h)) = (done, handle) {
+                    let slot = self.slot(h)?;
+                    self.emit(Kind::Complete(Box::new([slot])));
+                }
+            }
+            WAITSOME | TESTSOME => {
+                let requests = self.rec.list(Arg::Requests).unwrap_or(&[]);
+                let handles: Vec<i64> = self
+                    .rec
+                    .list(Arg::Indices)
+                    .unwrap_or(&[])
+                    .iter()
+                    .filter_map(|&i| {
+                        usize::try_from(i)
+                            .ok()
+                            .and_then(|i| requests.get(i).copied())
+                    })
+                    .collect();
+                if !handles.is_empty() {
+                    let slots = handles
+                        .iter()
+                        .map(|&h| self.slot(h))
+                        .collect::<Result<_, _>>()?;
+                    self.emit(Kind::Complete(slots));
+                }
+            }
+            SEND_INIT | BSEND_INIT | SSEND_INIT | RSEND_INIT => {
+                let comm = self.comm(Arg::Comm)?;
+                let bytes = self.bytes(Arg::Count, Arg::Datatype);
+                let p = Persistent::Send {
+                    comm,
+                    dest: self.int(Arg::Dest),
+                    tag: self.tag(Arg::Tag),
+                    bytes,
+                    sync: l == SSEND_INIT,
+                };
+                self.persistent.insert(self.int(Arg::Request), p);
+            }
+            RECV_INIT => {
+                let comm = self.comm(Arg::Comm)?;
+                let p = Persistent::Recv {
+                    comm,
+                    source: self.int(Arg::Source),
+                    tag: self.tag(Arg::Tag),
+                };
+                self.persistent.insert(self.int(Arg::Request), p);
+            }
+            START => self.start(self.int(Arg::Request))?,
+            STARTALL => {
+                for h in self.rec.list(Arg::Requests).unwrap_or(&[]).to_vec() {
+                    self.start(h)?;
+                }
+            }
+            REQUEST_FREE => {
+                self.persistent.remove(&self.int(Arg::Request));
+            }
+            PUT | GET | ACCUMULATE => {
+                let bytes = self.bytes(Arg::OriginCount, Arg::OriginType);
+                if self.int(Arg::TargetRank) < 0 {
+                    self.notes.null_peer_messages += 1;
+                } else {
+                    self.emit(Kind::Transfer { bytes });
+                }
+            }
+            WIN_CREATE => {
+                let comm = self.comm(Arg::Comm)?;
+                self.windows.insert(self.int(Arg::Win), comm);
+            }
+            WIN_FREE => {
+                self.windows.remove(&self.int(Arg::Win));
+            }
+            WIN_FENCE => {
+                let win = self.int(Arg::Win);
+                let comm = *self
+                    .windows
+                    .get(&win)
+                    .ok_or_else(|| self.error(format!("window {win} is not defined here")))?;
+                let (comm, member) = self.id(comm)?;
+                self.emit(Kind::Collective {
+                    op: CollectiveOp::Barrier,
+                    comm,
+                    member,
+                    cost_bytes: Some(0),
+                    selection_bytes: 0,
+                    commutative: true,
+                });
+            }
+            OP_CREATE => {
+                if let (Some(op), Some(c)) = (self.rec.get(Arg::Op), self.rec.get(Arg::Commute)) {
+                    self.ops.insert(op, c != 0);
+                }
+            }
+            OP_FREE => {
+                self.ops.remove(&self.int(Arg::Op));
+            }
+            FINALIZE => self.emit(Kind::Local),
+            _ => {
+                if self.types.follow(&self.rec)
+                    || crate::trace::comm::follow(&mut self.comms, &self.rec, self.path)?
+                {
+                    return Ok(());
+                }
+                if let Some(op) = label::collective_op(l) {
+                    self.collective(op)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn start(&mut self, handle: i64) -> Result<(), ReplayError> {
+        let slot = self.slot(handle)?;
+        match self.persistent.get(&handle).copied() {
+            Some(Persistent::Send {
+                comm,
+                dest,
+                tag,
+                bytes,
+                sync,
+            }) => self.send(comm, dest, tag, bytes, sync, slot),
+            Some(Persistent::Recv { comm, source, tag }) => self.recv(comm, source, tag, slot),
+            None => Ok(()),
+        }
+    }
+
+    fn collective(&mut self, op: CollectiveOp) -> Result<(), ReplayError> {
+        let comm = self.comm(Arg::Comm)?;
+        if self.comms.is_inter(comm) {
+            self.notes.intercomm_collectives += 1;
+            return Ok(());
+        }
+        let (global, member) = self.id(comm)?;
+        let size = self.communicators.members_of(global).len() as u32;
+        let commutative = self
+            .rec
+            .get(Arg::Op)
+            .and_then(|op| self.ops.get(&op).copied())
+            .unwrap_or(true);
+        let (sizes, unknown) = collective_sizes(&self.types, op, &self.rec);
+        if unknown {
+            self.notes.unsized_messages += 1;
+        }
+        let call = RankCall {
+            op,
+            rank: member,
+            size,
+            root: u32::try_from(self.int(Arg::Root)).unwrap_or(u32::MAX),
+            commutative,
+            data: sizes.call_data(),
+        };
+        call.validate().map_err(|e| self.error(e.to_string()))?;
+        let (cost_bytes, selection_bytes) =
+            (call.cost_bytes(), call.selection_bytes().unwrap_or(0));
+        self.emit(Kind::Collective {
+            op,
+            comm: global,
+            member,
+            cost_bytes,
+            selection_bytes,
+            commutative,
+        });
+        Ok(())
+    }
+}
+
+impl Source for RankEvents<'_> {
+    fn next_event(&mut self) -> Result<Option<Event>, ReplayError> {
+        loop {
+            if let Some(e) = self.ready.pop_front() {
+                return Ok(Some(e));
+            }
+            if !self.stream.next_into(&mut self.rec)? {
+                if self.ended || self.gap == 0.0 {
+                    return Ok(None);
+                }
+                self.ended = true;
+                self.emit(Kind::Local);
+                continue;
+            }
+            self.account_time();
+            self.record()?;
+        }
+    }
+
+    fn path(&self) -> &str {
+        self.path
+    }
+}

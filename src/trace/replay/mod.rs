@@ -1,0 +1,274 @@
+//! What limits an application: its trace replayed with logical clocks on many networks
+//! at once, the run time of each split into computation, load imbalance, latency and
+//! bandwidth, and a class named by a table of rules.
+//!
+//! The method is Tong, Pakin, Lang and Yuan's (IPDPS 2016): one pass over the trace
+//! advances, for every configuration k = (α_k, B_k), a clock per rank.
+//!
+//! * **Computation** between calls is the trace's: the time from one call's return to
+//!   the next call's entry, the same on every network ([`lower`]).
+//! * **Point-to-point** messages take α + n/B (Hockney). A message up to the eager
+//!   limit leaves at once: the sender goes on, the data arrives at its send time + α +
+//!   n/B. A larger one, and every synchronous send, uses rendezvous: the transfer
+//!   starts when both the send and its receive are posted, and both sides complete at
+//!   its end. Receives match per (communicator, source, tag) in send order, with
+//!   `MPI_ANY_SOURCE` and `MPI_ANY_TAG`. A wait on an eager send is free.
+//! * When a rank waits for a message, the delay `d` is split: first the time the
+//!   transfer had not started yet (the other side was late: **imbalance**), then up to
+//!   α of **latency**, the rest **bandwidth**.
+//! * A **collective** synchronises its members at the latest arrival (the others'
+//!   wait is imbalance) and takes the Hockney time of its algorithm
+//!   ([`crate::trace::collective::cost`], MPICH's choice by size or the one forced),
+//!   its α part latency and its β part bandwidth, with n the largest any member
+//!   records. `MPI_Win_fence` is a barrier; a put, get or accumulate costs its origin
+//!   one message.
+//! * At the end, per configuration, T is the latest rank's clock. Its split averages
+//!   the ranks: computation, latency and bandwidth are the ranks' means, and load
+//!   imbalance is the mean wait plus the mean idle time after finishing before T. The
+//!   four add up to T.
+//!
+//! The rules of [`classify`] then name the class per configuration.
+
+pub mod classify;
+pub mod config;
+pub mod engine;
+pub mod event;
+mod lower;
+
+use crate::error::LocatedError;
+use crate::trace::collective::AlgorithmChoice;
+use crate::trace::dumpi::{DumpiError, RankFile, Trace};
+use classify::{Rules, Shares};
+use config::Config;
+use engine::{Clocks, Network};
+use rayon::prelude::*;
+
+/// What to replay on.
+#[derive(Debug, Clone)]
+pub struct ReplayOptions {
+    /// The networks.
+    pub configs: Vec<Config>,
+    /// Messages larger than this many bytes use rendezvous.
+    pub eager_limit: u64,
+    /// The collective algorithms.
+    pub algorithms: AlgorithmChoice,
+    /// The classification rules.
+    pub rules: Rules,
+}
+
+impl Default for ReplayOptions {
+    /// The default grid, a 64 KiB eager limit, MPICH's algorithms, the default rules.
+    fn default() -> Self {
+        ReplayOptions {
+            configs: config::default_grid(),
+            eager_limit: DEFAULT_EAGER_LIMIT,
+            algorithms: AlgorithmChoice::automatic(),
+            rules: Rules::default(),
+        }
+    }
+}
+
+/// The default eager limit, bytes: MPICH's and Open MPI's TCP default.
+pub const DEFAULT_EAGER_LIMIT: u64 = 65536;
+
+/// The replayed run on one configuration, in seconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Outcome {
+    /// Predicted run time, T: the latest rank's clock.
+    pub time: f64,
+    /// Mean computation of the ranks.
+    pub computation: f64,
+    /// Mean wait for other ranks plus mean idle time after finishing before T.
+    pub imbalance: f64,
+    /// Mean latency time.
+    pub latency: f64,
+    /// Mean bandwidth time.
+    pub bandwidth: f64,
+    /// The index of the rule that named the class (None when none applies).
+    pub rule: Option<usize>,
+}
+
+impl Outcome {
+    /// The split as fractions of T (all 0 when T is 0).
+    pub fn shares(&self) -> Shares {
+        let t = self.time;
+        let share = |x: f64| if t > 0.0 { x / t } else { 0.0 };
+        Shares {
+            computation: share(self.computation),
+            imbalance: share(self.imbalance),
+            latency: share(self.latency),
+            bandwidth: share(self.bandwidth),
+        }
+    }
+}
+
+/// What was replayed with care or left out.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReplayNotes {
+    /// Messages (or collective calls) whose datatype size is unknown, counted as 0 bytes.
+    pub unsized_messages: u64,
+    /// Messages to or from `MPI_PROC_NULL`, which cost nothing.
+    pub null_peer_messages: u64,
+    /// Collective calls on intercommunicators, left out.
+    pub intercomm_collectives: u64,
+    /// Rendezvous sends completed as if buffered, because every rank was waiting (the
+    /// original run did not deadlock, so its MPI buffered them).
+    pub rendezvous_buffered: u64,
+    /// Messages sent and never received.
+    pub unreceived_messages: u64,
+}
+
+impl ReplayNotes {
+    fn add(&mut self, o: &ReplayNotes) {
+        self.unsized_messages += o.unsized_messages;
+        self.null_peer_messages += o.null_peer_messages;
+        self.intercomm_collectives += o.intercomm_collectives;
+        self.rendezvous_buffered += o.rendezvous_buffered;
+        self.unreceived_messages += o.unreceived_messages;
+    }
+}
+
+/// A replay's results.
+#[derive(Debug, Clone)]
+pub struct Replay {
+    /// World ranks.
+    pub ranks: u32,
+    /// The configurations, in the order of `outcomes`.
+    pub configs: Vec<Config>,
+    /// One per configuration.
+    pub outcomes: Vec<Outcome>,
+    /// The rules that named the classes.
+    pub rules: Rules,
+    /// The eager limit used, bytes.
+    pub eager_limit: u64,
+    /// What was replayed with care or left out.
+    pub notes: ReplayNotes,
+}
+
+impl Replay {
+    /// The class of configuration `k` (`unclassified` when no rule applies).
+    pub fn class(&self, k: usize) -> &str {
+        self.outcomes[k]
+            .rule
+            .map_or("unclassified", |r| self.rules.rules[r].class.as_str())
+    }
+}
+
+/// Why a trace cannot be replayed.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// The trace cannot be read.
+    #[error(transparent)]
+    Dumpi(#[from] DumpiError),
+    /// An input does not fit: file, line or byte, and what is wrong.
+    #[error(transparent)]
+    Input(#[from] LocatedError),
+    /// The trace is a single rank file.
+    #[error("'{path}' is one rank's file: a replay needs the whole trace, its .meta file")]
+    NotWholeTrace {
+        /// The file named.
+        path: String,
+    },
+    /// A configuration given on the command line is wrong.
+    #[error("{0}")]
+    Config(String),
+}
+
+impl ReplayError {
+    /// An error at byte `at` of `path`.
+    pub fn at(path: &str, at: u64, message: impl Into<String>) -> Self {
+        ReplayError::Input(LocatedError::at_byte(path, at, message))
+    }
+}
+
+/// The network of `options`, as the clocks take it.
+fn network(options: &ReplayOptions) -> Network {
+    Network {
+        alpha: options.configs.iter().map(|c| c.latency).collect(),
+        beta: options
+            .configs
+            .iter()
+            .map(Config::seconds_per_byte)
+            .collect(),
+        eager_limit: options.eager_limit,
+        algorithms: options.algorithms.clone(),
+    }
+}
+
+/// Replays `trace` (opened from its `.meta`) on every configuration of `options`.
+///
+/// Two passes over the rank files: the communicators first (ranks in parallel), then
+/// the replay, every rank file streamed once. Memory O(ranks · configurations +
+/// messages in flight · configurations).
+pub fn replay_trace(trace: &Trace, options: &ReplayOptions) -> Result<Replay, ReplayError> {
+    if trace.meta.is_none() {
+        return Err(ReplayError::NotWholeTrace {
+            path: trace.ranks[0].display().to_string(),
+        });
+    }
+    if options.configs.is_empty() {
+        return Err(ReplayError::Config("no configuration to replay on".into()));
+    }
+    let size = trace.ranks.len() as u32;
+    let files: Vec<RankFile> = (0..trace.ranks.len())
+        .into_par_iter()
+        .map(|k| trace.rank_file(k))
+        .collect::<Result<_, _>>()?;
+    let tables: Vec<_> = files
+        .par_iter()
+        .enumerate()
+        .map(|(k, f)| lower::read_comms(f, k as u32, size))
+        .collect::<Result<_, _>>()?;
+    let communicators = crate::trace::comm::resolve(&tables)?;
+    let members: Vec<Vec<u32>> = (0..communicators.len() as u32)
+        .map(|g| communicators.members_of(g).to_vec())
+        .collect();
+    let mut sources: Vec<lower::RankEvents> = files
+        .iter()
+        .enumerate()
+        .map(|(k, f)| lower::RankEvents::new(f, k as u32, size, &communicators))
+        .collect::<Result<_, _>>()?;
+    let (clocks, mut notes) = engine::replay(&mut sources, &members, &network(options))?;
+    for s in &sources {
+        notes.add(&s.notes);
+    }
+    Ok(Replay {
+        ranks: size,
+        configs: options.configs.clone(),
+        outcomes: outcomes(&clocks, &options.rules),
+        rules: options.rules.clone(),
+        eager_limit: options.eager_limit,
+        notes,
+    })
+}
+
+/// The outcome of every configuration from the ranks' clocks.
+pub fn outcomes(clocks: &Clocks, rules: &Rules) -> Vec<Outcome> {
+    let ranks = clocks.ranks();
+    let n = ranks.max(1) as f64;
+    let computation = clocks.computation.iter().sum::<f64>() / n;
+    (0..clocks.configs)
+        .map(|k| {
+            let mut time = 0.0f64;
+            let (mut clock, mut wait, mut latency, mut bandwidth) = (0.0, 0.0, 0.0, 0.0);
+            for r in 0..ranks {
+                time = time.max(clocks.clock(r)[k]);
+                clock += clocks.clock(r)[k];
+                wait += clocks.wait(r)[k];
+                latency += clocks.latency(r)[k];
+                bandwidth += clocks.bandwidth(r)[k];
+            }
+            let idle = (time - clock / n).max(0.0);
+            let mut outcome = Outcome {
+                time,
+                computation,
+                imbalance: wait / n + idle,
+                latency: latency / n,
+                bandwidth: bandwidth / n,
+                rule: None,
+            };
+            outcome.rule = rules.classify(&outcome.shares());
+            outcome
+        })
+        .collect()
+}
