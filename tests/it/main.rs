@@ -32,6 +32,7 @@ mod routing;
 mod scan;
 mod support;
 mod trace;
+mod trace_classify;
 mod trace_matrix;
 mod trace_programs;
 mod trace_stats;

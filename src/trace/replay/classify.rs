@@ -8,9 +8,9 @@ use serde::Deserialize;
 /// The shares of a replayed run time T (each a fraction of T; they sum to 1).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Shares {
-    /// Computation.
+    /// Computation (on the critical path, up to the ranks' mean).
     pub computation: f64,
-    /// Load imbalance: waiting for other ranks, and idling after finishing early.
+    /// Load imbalance: the computation on the critical path beyond the ranks' mean.
     pub imbalance: f64,
     /// Message latency (α).
     pub latency: f64,

@@ -1,12 +1,14 @@
 //! The logical clocks: every rank's events replayed for all configurations at once,
 //! messages matched across ranks, collectives synchronised, time split by cause.
 //!
-//! Each rank keeps, per configuration k, a clock and the time it spent waiting for
-//! other ranks (load imbalance), in latency and in bandwidth; its computation is the
-//! same for every configuration. These live in one flat array, rank-major, with the
-//! configurations of one quantity contiguous, so that every event updates `K` adjacent
-//! floats in one loop the compiler vectorises, and replaying 63 configurations costs
-//! little more than replaying one.
+//! Each rank keeps, per configuration k, a clock and the make-up of the path of calls
+//! and messages that set it (its critical path so far): the computation, latency and
+//! bandwidth time along that path, which add up to the clock. A message that arrives
+//! after the receiver's clock hands the receiver the sender's path plus α and nβ; a
+//! collective hands every member the path of the latest one plus the operation's
+//! Hockney time. These live in one flat array, rank-major, with the configurations of
+//! one quantity contiguous, so that every event updates `K` adjacent floats in loops the
+//! compiler vectorises, and replaying 63 configurations costs little more than one.
 //!
 //! Ranks advance in the order of their calls' wall-clock entry times in the trace (a
 //! heap of ranks keyed by their next call), so a wildcard receive matches the message
@@ -45,7 +47,7 @@ pub struct Network {
 
 /// The quantities kept per rank and configuration, in their order in the flat array.
 const CLOCK: usize = 0;
-const WAIT: usize = 1;
+const COMPUTATION: usize = 1;
 const LATENCY: usize = 2;
 const BANDWIDTH: usize = 3;
 const QUANTITIES: usize = 4;
@@ -55,9 +57,10 @@ const QUANTITIES: usize = 4;
 pub struct Clocks {
     /// Configurations.
     pub configs: usize,
-    /// Per rank: computation, s (the same for every configuration).
+    /// Per rank: its computation, s (the same for every configuration).
     pub computation: Vec<f64>,
-    /// Rank-major: per rank, [clock; K], [wait; K], [latency; K], [bandwidth; K].
+    /// Rank-major: per rank, [clock; K], then its path's [computation; K],
+    /// [latency; K] and [bandwidth; K].
     data: Vec<f64>,
 }
 
@@ -85,33 +88,44 @@ impl Clocks {
         &self.data[self.range(rank, CLOCK)]
     }
 
-    /// Time `rank` waited for other ranks, per configuration.
-    pub fn wait(&self, rank: usize) -> &[f64] {
-        &self.data[self.range(rank, WAIT)]
+    /// The computation on the path that set `rank`'s clock, per configuration.
+    pub fn path_computation(&self, rank: usize) -> &[f64] {
+        &self.data[self.range(rank, COMPUTATION)]
     }
 
-    /// Time `rank` spent in message latency, per configuration.
+    /// The message latency on the path that set `rank`'s clock, per configuration.
     pub fn latency(&self, rank: usize) -> &[f64] {
         &self.data[self.range(rank, LATENCY)]
     }
 
-    /// Time `rank` spent moving bytes, per configuration.
+    /// The time moving bytes on the path that set `rank`'s clock, per configuration.
     pub fn bandwidth(&self, rank: usize) -> &[f64] {
         &self.data[self.range(rank, BANDWIDTH)]
     }
 
-    /// The four quantities of `rank`, mutable: (clock, wait, latency, bandwidth).
-    fn rank_mut(&mut self, rank: usize) -> [&mut [f64]; 4] {
-        let k = self.configs;
-        let block = &mut self.data[rank * QUANTITIES * k..(rank + 1) * QUANTITIES * k];
-        let (clock, rest) = block.split_at_mut(k);
-        let (wait, rest) = rest.split_at_mut(k);
-        let (latency, bandwidth) = rest.split_at_mut(k);
-        [clock, wait, latency, bandwidth]
+    /// The block of `rank`: [clock; K], [computation; K], [latency; K], [bandwidth; K].
+    fn block(&self, rank: usize) -> &[f64] {
+        let size = QUANTITIES * self.configs;
+        &self.data[rank * size..(rank + 1) * size]
+    }
+
+    fn block_mut(&mut self, rank: usize) -> &mut [f64] {
+        let size = QUANTITIES * self.configs;
+        &mut self.data[rank * size..(rank + 1) * size]
     }
 }
 
-/// Blocks of K floats (message stamps, receive post times, collective maxima), reused.
+/// The four quantities of a block, mutable: (clock, computation, latency, bandwidth).
+fn split(block: &mut [f64]) -> [&mut [f64]; 4] {
+    let k = block.len() / QUANTITIES;
+    let (clock, rest) = block.split_at_mut(k);
+    let (computation, rest) = rest.split_at_mut(k);
+    let (latency, bandwidth) = rest.split_at_mut(k);
+    [clock, computation, latency, bandwidth]
+}
+
+/// Blocks of 4K floats, copies of a rank's block (a message's start, a receive's post,
+/// the latest member of a collective), reused.
 struct TimePool {
     k: usize,
     data: Vec<f64>,
@@ -160,8 +174,8 @@ struct Message {
     matched: bool,
     /// Completions still to come (the receiver's, and the sender's when rendezvous).
     refs: u8,
-    /// When the transfer starts (the send's stamp; for rendezvous, once matched, the
-    /// later of the stamp and the receive's post).
+    /// Where the path stands when the transfer starts (the sender's at the send; for
+    /// rendezvous, once matched, the later of that and the receiver's at the post).
     start: u32,
 }
 
@@ -172,7 +186,7 @@ struct Posted {
     src: Option<u32>,
     tag: Option<i32>,
     slot: Slot,
-    /// The receiver's clocks when it posted.
+    /// The receiver's block when it posted.
     post: u32,
 }
 
@@ -194,7 +208,7 @@ enum Request {
 struct Instance {
     op: CollectiveOp,
     arrived: u32,
-    /// The latest clock of the members arrived so far.
+    /// The block of the latest member arrived so far, per configuration.
     latest: u32,
     cost_bytes: Option<u64>,
     selection_bytes: u64,
@@ -224,6 +238,19 @@ struct RankState {
     collective_done: bool,
     /// Waiting, out of the heap.
     parked: bool,
+}
+
+/// Makes `latest` the later of itself and `other`, configuration by configuration
+/// (the whole path of the later one).
+fn latest_of(latest: &mut [f64], other: &[f64]) {
+    let k = latest.len() / QUANTITIES;
+    for i in 0..k {
+        if other[i] > latest[i] {
+            for q in 0..QUANTITIES {
+                latest[q * k + i] = other[q * k + i];
+            }
+        }
+    }
 }
 
 /// Replays the events of `sources` (one per world rank) on `network`; `members` lists
@@ -281,7 +308,7 @@ impl<'a> Engine<'a> {
                 })
                 .collect(),
             times: TimePool {
-                k,
+                k: QUANTITIES * k,
                 data: Vec::new(),
                 free: Vec::new(),
             },
@@ -298,7 +325,7 @@ impl<'a> Engine<'a> {
                 .collect(),
             heap: BinaryHeap::new(),
             notes: ReplayNotes::default(),
-            scratch: vec![0.0; k],
+            scratch: vec![0.0; QUANTITIES * k],
         }
     }
 
@@ -371,9 +398,10 @@ impl<'a> Engine<'a> {
         if let Some(e) = &event {
             let gap = e.gap;
             self.clocks.computation[r] += gap;
-            let [clock, ..] = self.clocks.rank_mut(r);
-            for c in clock.iter_mut() {
+            let [clock, computation, ..] = split(self.clocks.block_mut(r));
+            for (c, p) in clock.iter_mut().zip(computation.iter_mut()) {
                 *c += gap;
+                *p += gap;
             }
         }
         let more = event.is_some();
@@ -457,8 +485,7 @@ impl<'a> Engine<'a> {
         slot: Slot,
     ) {
         let rendezvous = sync || bytes > self.network.eager_limit;
-        let [clock, ..] = self.clocks.rank_mut(r);
-        let start = self.times.alloc(clock);
+        let start = self.times.alloc(self.clocks.block(r));
         let message = Message {
             src: r as u32,
             comm,
@@ -509,8 +536,7 @@ impl<'a> Engine<'a> {
         match found {
             Some(i) => {
                 let m = self.unexpected[r].remove(i);
-                let [clock, ..] = self.clocks.rank_mut(r);
-                let post = self.times.alloc(clock);
+                let post = self.times.alloc(self.clocks.block(r));
                 self.take(m, post);
                 self.times.release(post);
                 *self.request(r, slot) = Request::Recv(Some(m));
@@ -518,8 +544,7 @@ impl<'a> Engine<'a> {
                 self.wake(sender);
             }
             None => {
-                let [clock, ..] = self.clocks.rank_mut(r);
-                let post = self.times.alloc(clock);
+                let post = self.times.alloc(self.clocks.block(r));
                 self.posted[r].push(Posted {
                     comm,
                     src,
@@ -540,9 +565,7 @@ impl<'a> Engine<'a> {
         if message.rendezvous {
             let start = message.start;
             self.scratch.copy_from_slice(self.times.get(post));
-            for (s, p) in self.times.get_mut(start).iter_mut().zip(&self.scratch) {
-                *s = s.max(*p);
-            }
+            latest_of(self.times.get_mut(start), &self.scratch);
         }
     }
 
@@ -572,24 +595,28 @@ impl<'a> Engine<'a> {
         Step::Done
     }
 
-    /// Rank `r` waits for message `m`'s data: its clocks move to the transfer's end, the
-    /// delay split into waiting for the other side, latency and bandwidth.
+    /// Rank `r` waits for message `m`'s data: where the transfer ends after its clock,
+    /// its clock moves there and its path becomes the transfer's: the path where the
+    /// transfer started, then α of latency and nβ of bandwidth.
     fn arrive(&mut self, r: usize, m: u32) {
         let message = &self.messages[m as usize];
         let n = message.bytes as f64;
         let start = self.times.get(message.start);
-        let [clock, wait, latency, bandwidth] = self.clocks.rank_mut(r);
+        let k = self.clocks.configs;
+        let (s_clock, rest) = start.split_at(k);
+        let (s_computation, rest) = rest.split_at(k);
+        let (s_latency, s_bandwidth) = rest.split_at(k);
+        let [clock, computation, latency, bandwidth] = split(self.clocks.block_mut(r));
         let (alpha, beta) = (&self.network.alpha, &self.network.beta);
-        for k in 0..clock.len() {
-            let c = clock[k];
-            let arrival = start[k] + alpha[k] + n * beta[k];
-            let delay = (arrival - c).max(0.0);
-            let waited = delay.min((start[k] - c).max(0.0));
-            let lat = (delay - waited).min(alpha[k]);
-            wait[k] += waited;
-            latency[k] += lat;
-            bandwidth[k] += delay - waited - lat;
-            clock[k] = c + delay;
+        for k in 0..k {
+            let bw = n * beta[k];
+            let arrival = s_clock[k] + alpha[k] + bw;
+            if arrival > clock[k] {
+                clock[k] = arrival;
+                computation[k] = s_computation[k];
+                latency[k] = s_latency[k] + alpha[k];
+                bandwidth[k] = s_bandwidth[k] + bw;
+            }
         }
     }
 
@@ -624,9 +651,9 @@ impl<'a> Engine<'a> {
         let made = &mut calls.made[member as usize];
         let index = (*made - calls.first) as usize;
         *made += 1;
-        let [clock, ..] = self.clocks.rank_mut(r);
+        let block = self.clocks.block(r);
         if index == calls.pending.len() {
-            let latest = self.times.alloc(clock);
+            let latest = self.times.alloc(block);
             calls.pending.push_back(Instance { latest, ..call });
         } else {
             let pending = &mut calls.pending[index];
@@ -641,9 +668,7 @@ impl<'a> Engine<'a> {
             pending.selection_bytes = pending.selection_bytes.max(call.selection_bytes);
             pending.commutative &= call.commutative;
             let latest = pending.latest;
-            for (l, c) in self.times.get_mut(latest).iter_mut().zip(clock.iter()) {
-                *l = l.max(*c);
-            }
+            latest_of(self.times.get_mut(latest), block);
         }
         self.ranks[r].in_collective = true;
         let calls = &mut self.comms[comm as usize];
@@ -682,16 +707,22 @@ impl<'a> Engine<'a> {
         let (messages, bytes) = (unit.latency, unit.bandwidth);
         self.scratch.copy_from_slice(self.times.get(call.latest));
         self.times.release(call.latest);
-        for &m in members {
-            let [clock, wait, latency, bandwidth] = self.clocks.rank_mut(m as usize);
-            for k in 0..clock.len() {
-                let lat = messages * self.network.alpha[k];
-                let bw = bytes * self.network.beta[k];
-                wait[k] += self.scratch[k] - clock[k];
-                latency[k] += lat;
-                bandwidth[k] += bw;
-                clock[k] = self.scratch[k] + lat + bw;
+        // The latest member's path, then the operation.
+        let k = self.clocks.configs;
+        {
+            let [clock, _, latency, bandwidth] = split(&mut self.scratch);
+            for i in 0..k {
+                let lat = messages * self.network.alpha[i];
+                let bw = bytes * self.network.beta[i];
+                clock[i] += lat + bw;
+                latency[i] += lat;
+                bandwidth[i] += bw;
             }
+        }
+        for &m in members {
+            self.clocks
+                .block_mut(m as usize)
+                .copy_from_slice(&self.scratch);
             let state = &mut self.ranks[m as usize];
             state.in_collective = false;
             if m as usize != current {
@@ -705,7 +736,7 @@ impl<'a> Engine<'a> {
     /// A one-sided transfer: the origin pays one message.
     fn transfer(&mut self, r: usize, bytes: u64) {
         let n = bytes as f64;
-        let [clock, _, latency, bandwidth] = self.clocks.rank_mut(r);
+        let [clock, _, latency, bandwidth] = split(self.clocks.block_mut(r));
         for k in 0..clock.len() {
             let (lat, bw) = (self.network.alpha[k], n * self.network.beta[k]);
             latency[k] += lat;

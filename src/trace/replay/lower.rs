@@ -2,10 +2,11 @@
 //! trace-wide terms, message sizes from the trace's datatypes, requests as slots, and
 //! the computation between calls.
 //!
-//! Computation is the time between one call's return and the next call's entry; the
-//! time inside calls that move no data (`MPI_Comm_rank`, `MPI_Type_commit`, …) is
-//! neither computation nor communication, and MPI-IO calls keep their traced duration
-//! as computation (the model has no file system).
+//! Computation is the time between one call's return and the next call's entry, and
+//! the time inside local calls, which move no data and wait for no one (`MPI_Wtime`,
+//! `MPI_Comm_rank`, `MPI_Type_commit`, `MPI_Pack`, MPI-IO, for which the model has no
+//! file system, …). The time inside calls that communicate is the traced network's,
+//! replaced by the model's.
 
 use super::event::{Event, Kind, Slot};
 use super::{engine::Source, ReplayError, ReplayNotes};
@@ -25,11 +26,80 @@ use std::sync::LazyLock;
 /// Request handles above this are refused: slots are a dense array per rank.
 const MAX_HANDLE: i64 = 1 << 24;
 
-/// Whether each function label is an MPI-IO call.
-static IO_CALLS: LazyLock<Vec<bool>> = LazyLock::new(|| {
+/// The calls that move data, synchronise ranks or poll for them: their time in the
+/// trace is the traced network's, which the replay replaces. Every other call is local
+/// work (`MPI_Wtime`, `MPI_Comm_rank`, `MPI_Type_*`, `MPI_Pack`, MPI-IO, …), and its
+/// time counts as computation. Collectives are added by [`label::collective_op`].
+const NETWORK_CALLS: [&str; 52] = [
+    "MPI_Send",
+    "MPI_Recv",
+    "MPI_Bsend",
+    "MPI_Ssend",
+    "MPI_Rsend",
+    "MPI_Isend",
+    "MPI_Ibsend",
+    "MPI_Issend",
+    "MPI_Irsend",
+    "MPI_Irecv",
+    "MPI_Wait",
+    "MPI_Test",
+    "MPI_Waitany",
+    "MPI_Testany",
+    "MPI_Waitall",
+    "MPI_Testall",
+    "MPI_Waitsome",
+    "MPI_Testsome",
+    "MPI_Iprobe",
+    "MPI_Probe",
+    "MPI_Cancel",
+    "MPI_Start",
+    "MPI_Startall",
+    "MPI_Sendrecv",
+    "MPI_Sendrecv_replace",
+    "MPI_Comm_dup",
+    "MPI_Comm_create",
+    "MPI_Comm_split",
+    "MPI_Intercomm_create",
+    "MPI_Intercomm_merge",
+    "MPI_Cart_create",
+    "MPI_Cart_sub",
+    "MPI_Graph_create",
+    "MPI_Comm_accept",
+    "MPI_Comm_connect",
+    "MPI_Comm_disconnect",
+    "MPI_Comm_spawn",
+    "MPI_Comm_spawn_multiple",
+    "MPI_Comm_join",
+    "MPI_Accumulate",
+    "MPI_Get",
+    "MPI_Put",
+    "MPI_Win_create",
+    "MPI_Win_fence",
+    "MPI_Win_free",
+    "MPI_Win_complete",
+    "MPI_Win_post",
+    "MPI_Win_start",
+    "MPI_Win_wait",
+    "MPI_Win_test",
+    "MPI_Win_lock",
+    "MPI_Win_unlock",
+];
+
+/// Whether the time inside each function label's calls is computation: local calls, not
+/// `MPI_Init` and `MPI_Finalize` (start-up and tear-down), not the annotations.
+static LOCAL_CALLS: LazyLock<Vec<bool>> = LazyLock::new(|| {
     CALLS
         .iter()
-        .map(|c| c.name.starts_with("MPI_File_"))
+        .enumerate()
+        .map(|(l, c)| {
+            c.name.starts_with("MPI_")
+                && !NETWORK_CALLS.contains(&c.name)
+                && !matches!(
+                    c.name,
+                    "MPI_Init" | "MPI_Init_thread" | "MPI_Finalize" | "MPI_Abort"
+                )
+                && label::collective_op(l as u16).is_none()
+        })
         .collect()
 });
 
@@ -122,13 +192,14 @@ impl<'f> RankEvents<'f> {
         ))
     }
 
-    /// Moves the record's time onto the pending computation.
+    /// Moves the record's computation onto the pending gap: the time since the previous
+    /// call returned, and the call's own time when it is local.
     fn account_time(&mut self) {
         let (start, stop) = (self.rec.wall.start.nanos(), self.rec.wall.stop.nanos());
         if let Some(last) = self.last_return {
             self.gap += (start - last).max(0) as f64 * 1e-9;
         }
-        if IO_CALLS
+        if LOCAL_CALLS
             .get(self.rec.label as usize)
             .copied()
             .unwrap_or(false)
@@ -530,5 +601,42 @@ impl Source for RankEvents<'_> {
 
     fn path(&self) -> &str {
         self.path
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn local(name: &str) -> bool {
+        let label = CALLS.iter().position(|c| c.name == name).unwrap();
+        LOCAL_CALLS[label]
+    }
+
+    #[test]
+    fn local_calls_are_the_ones_that_neither_move_data_nor_wait() {
+        for name in NETWORK_CALLS {
+            assert!(CALLS.iter().any(|c| c.name == name), "{name}");
+            assert!(!local(name), "{name}");
+        }
+        for name in [
+            "MPI_Wtime",
+            "MPI_Comm_rank",
+            "MPI_Type_commit",
+            "MPI_Pack",
+            "MPI_File_read",
+            "MPI_Send_init",
+        ] {
+            assert!(local(name), "{name}");
+        }
+        for name in [
+            "MPI_Bcast",
+            "MPI_Alltoallw",
+            "MPI_Init",
+            "MPI_Finalize",
+            "Function_enter",
+        ] {
+            assert!(!local(name), "{name}");
+        }
     }
 }

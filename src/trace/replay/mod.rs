@@ -13,19 +13,21 @@
 //!   starts when both the send and its receive are posted, and both sides complete at
 //!   its end. Receives match per (communicator, source, tag) in send order, with
 //!   `MPI_ANY_SOURCE` and `MPI_ANY_TAG`. A wait on an eager send is free.
-//! * When a rank waits for a message, the delay `d` is split: first the time the
-//!   transfer had not started yet (the other side was late: **imbalance**), then up to
-//!   α of **latency**, the rest **bandwidth**.
-//! * A **collective** synchronises its members at the latest arrival (the others'
-//!   wait is imbalance) and takes the Hockney time of its algorithm
-//!   ([`crate::trace::collective::cost`], MPICH's choice by size or the one forced),
-//!   its α part latency and its β part bandwidth, with n the largest any member
-//!   records. `MPI_Win_fence` is a barrier; a put, get or accumulate costs its origin
-//!   one message.
-//! * At the end, per configuration, T is the latest rank's clock. Its split averages
-//!   the ranks: computation, latency and bandwidth are the ranks' means, and load
-//!   imbalance is the mean wait plus the mean idle time after finishing before T. The
-//!   four add up to T.
+//! * Every clock carries the make-up of the path of calls and messages that set it (its
+//!   critical path so far): the computation, latency and bandwidth along it. A message
+//!   that arrives after the receiver's clock gives the receiver the path where the
+//!   transfer started (the sender's, or the receiver's own post for a late rendezvous)
+//!   plus α of latency and nβ of bandwidth.
+//! * A **collective** synchronises its members at the latest arrival and takes the
+//!   Hockney time of its algorithm ([`crate::trace::collective::cost`], MPICH's choice
+//!   by size or the one forced): every member leaves with the latest member's path plus
+//!   the operation's α part (latency) and β part (bandwidth), with n the largest any
+//!   member records. `MPI_Win_fence` is a barrier; a put, get or accumulate costs its
+//!   origin one message.
+//! * At the end, per configuration, T is the latest rank's clock and its path splits
+//!   it: latency, bandwidth, and the path's computation, of which the part beyond the
+//!   ranks' mean computation is **load imbalance** (ranks waiting for a more loaded
+//!   one, or for each other in turn) and the rest **computation**. The four add up to T.
 //!
 //! The rules of [`classify`] then name the class per configuration.
 
@@ -71,18 +73,18 @@ impl Default for ReplayOptions {
 /// The default eager limit, bytes: MPICH's and Open MPI's TCP default.
 pub const DEFAULT_EAGER_LIMIT: u64 = 65536;
 
-/// The replayed run on one configuration, in seconds.
+/// The replayed run on one configuration, in seconds; the four parts add up to `time`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Outcome {
     /// Predicted run time, T: the latest rank's clock.
     pub time: f64,
-    /// Mean computation of the ranks.
+    /// The computation on T's path, up to the ranks' mean computation.
     pub computation: f64,
-    /// Mean wait for other ranks plus mean idle time after finishing before T.
+    /// The computation on T's path beyond the ranks' mean computation.
     pub imbalance: f64,
-    /// Mean latency time.
+    /// The message latency on T's path.
     pub latency: f64,
-    /// Mean bandwidth time.
+    /// The time moving bytes on T's path.
     pub bandwidth: f64,
     /// The index of the rule that named the class (None when none applies).
     pub rule: Option<usize>,
@@ -242,29 +244,36 @@ pub fn replay_trace(trace: &Trace, options: &ReplayOptions) -> Result<Replay, Re
     })
 }
 
-/// The outcome of every configuration from the ranks' clocks.
+/// The outcome of every configuration from the ranks' clocks: T is the latest clock
+/// (the lowest such rank on ties), split as the path that set it.
 pub fn outcomes(clocks: &Clocks, rules: &Rules) -> Vec<Outcome> {
     let ranks = clocks.ranks();
-    let n = ranks.max(1) as f64;
-    let computation = clocks.computation.iter().sum::<f64>() / n;
+    let mean = clocks.computation.iter().sum::<f64>() / ranks.max(1) as f64;
     (0..clocks.configs)
         .map(|k| {
-            let mut time = 0.0f64;
-            let (mut clock, mut wait, mut latency, mut bandwidth) = (0.0, 0.0, 0.0, 0.0);
-            for r in 0..ranks {
-                time = time.max(clocks.clock(r)[k]);
-                clock += clocks.clock(r)[k];
-                wait += clocks.wait(r)[k];
-                latency += clocks.latency(r)[k];
-                bandwidth += clocks.bandwidth(r)[k];
-            }
-            let idle = (time - clock / n).max(0.0);
+            let last = (0..ranks).fold(0, |best, r| {
+                if clocks.clock(r)[k] > clocks.clock(best)[k] {
+                    r
+                } else {
+                    best
+                }
+            });
+            let (time, path_computation, latency, bandwidth) = match ranks {
+                0 => (0.0, 0.0, 0.0, 0.0),
+                _ => (
+                    clocks.clock(last)[k],
+                    clocks.path_computation(last)[k],
+                    clocks.latency(last)[k],
+                    clocks.bandwidth(last)[k],
+                ),
+            };
+            let imbalance = (path_computation - mean).max(0.0);
             let mut outcome = Outcome {
                 time,
-                computation,
-                imbalance: wait / n + idle,
-                latency: latency / n,
-                bandwidth: bandwidth / n,
+                computation: path_computation - imbalance,
+                imbalance,
+                latency,
+                bandwidth,
                 rule: None,
             };
             outcome.rule = rules.classify(&outcome.shares());
@@ -272,3 +281,6 @@ pub fn outcomes(clocks: &Clocks, rules: &Rules) -> Vec<Outcome> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests;

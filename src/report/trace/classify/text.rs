@@ -47,7 +47,7 @@ pub fn write_text(out: &mut dyn Write, trace: &str, replay: &Replay) -> io::Resu
     writeln!(out)?;
     writeln!(
         out,
-        "Shares of the predicted time: computation, load imbalance (waiting for other ranks and idling after finishing early), latency and bandwidth, averaged over the ranks."
+        "Shares of the predicted time, along the path of calls and messages that sets it: computation (up to the ranks' mean), load imbalance (the path's computation beyond the mean), latency and bandwidth."
     )?;
     writeln!(out, "Rules (the first that holds names the class):")?;
     for (i, rule) in replay.rules.rules.iter().enumerate() {

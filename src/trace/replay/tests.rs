@@ -1,0 +1,409 @@
+//! Replays of tiny hand-written event lists, each clock computed by hand, and the
+//! invariants of the method on real traces.
+
+use super::classify::Rules;
+use super::config::Config;
+use super::engine::{replay, Clocks, Network, Source};
+use super::event::{Event, Kind, Slot};
+use super::*;
+use crate::trace::collective::{AlgorithmChoice, CollectiveOp};
+use std::collections::VecDeque;
+use std::path::Path;
+
+/// A rank's events from a list.
+struct Events {
+    path: String,
+    events: VecDeque<Event>,
+}
+
+impl Source for Events {
+    fn next_event(&mut self) -> Result<Option<Event>, ReplayError> {
+        Ok(self.events.pop_front())
+    }
+    fn path(&self) -> &str {
+        &self.path
+    }
+}
+
+/// An event at wall time `wall` after `gap` seconds of computation.
+fn ev(wall: i64, gap: f64, kind: Kind) -> Event {
+    Event {
+        wall,
+        gap,
+        at: wall as u64,
+        kind,
+    }
+}
+
+fn send(dst: u32, bytes: u64, slot: Slot) -> Kind {
+    Kind::Send {
+        dst,
+        comm: 0,
+        tag: 0,
+        bytes,
+        sync: false,
+        slot,
+    }
+}
+
+fn recv(src: Option<u32>, slot: Slot) -> Kind {
+    Kind::Recv {
+        src,
+        comm: 0,
+        tag: None,
+        slot,
+    }
+}
+
+fn complete(slots: &[Slot]) -> Kind {
+    Kind::Complete(slots.into())
+}
+
+fn barrier(member: u32) -> Kind {
+    Kind::Collective {
+        op: CollectiveOp::Barrier,
+        comm: 0,
+        member,
+        cost_bytes: Some(0),
+        selection_bytes: 0,
+        commutative: true,
+    }
+}
+
+const BS: Slot = Event::BLOCKING_SEND;
+const BR: Slot = Event::BLOCKING_RECV;
+
+/// Two configurations: (α 0.1 s, β 0.01 s/B) and (α 1 s, β 0).
+fn network(eager_limit: u64) -> Network {
+    Network {
+        alpha: vec![0.1, 1.0],
+        beta: vec![0.01, 0.0],
+        eager_limit,
+        algorithms: AlgorithmChoice::automatic(),
+    }
+}
+
+fn run(ranks: Vec<Vec<Event>>, eager_limit: u64) -> Result<(Clocks, ReplayNotes), ReplayError> {
+    let p = ranks.len() as u32;
+    let mut sources: Vec<Events> = ranks
+        .into_iter()
+        .enumerate()
+        .map(|(r, events)| Events {
+            path: format!("rank{r}"),
+            events: events.into(),
+        })
+        .collect();
+    replay(&mut sources, &[(0..p).collect()], &network(eager_limit))
+}
+
+#[track_caller]
+fn close(got: &[f64], expected: &[f64]) {
+    assert_eq!(got.len(), expected.len());
+    for (g, e) in got.iter().zip(expected) {
+        assert!((g - e).abs() < 1e-12, "got {got:?}, expected {expected:?}");
+    }
+}
+
+/// Rank 0 computes 1 s and sends 100 bytes; rank 1 computes `late` s and receives.
+fn ping(late: f64) -> Vec<Vec<Event>> {
+    vec![
+        vec![ev(10, 1.0, send(1, 100, BS)), ev(11, 0.0, complete(&[BS]))],
+        vec![ev(5, late, recv(Some(0), BR)), ev(6, 0.0, complete(&[BR]))],
+    ]
+}
+
+#[test]
+fn an_eager_message_arrives_at_its_send_time_plus_alpha_plus_n_beta() {
+    let (c, notes) = run(ping(0.5), 1000).unwrap();
+    // Arrival 1 + 0.1 + 100 × 0.01 = 2.1 and 1 + 1 = 2, after the receiver's 0.5: its
+    // clock is set by the sender's path (1 s of computation), then α and nβ.
+    close(c.clock(1), &[2.1, 2.0]);
+    close(c.path_computation(1), &[1.0, 1.0]);
+    close(c.latency(1), &[0.1, 1.0]);
+    close(c.bandwidth(1), &[1.0, 0.0]);
+    // The sender goes on at once.
+    close(c.clock(0), &[1.0, 1.0]);
+    close(c.latency(0), &[0.0, 0.0]);
+    assert_eq!(c.computation, [1.0, 0.5]);
+    assert_eq!(notes, ReplayNotes::default());
+}
+
+#[test]
+fn a_receiver_later_than_the_arrival_does_not_wait() {
+    let (c, _) = run(ping(3.0), 1000).unwrap();
+    close(c.clock(1), &[3.0, 3.0]);
+    close(c.path_computation(1), &[3.0, 3.0]);
+    close(c.latency(1), &[0.0, 0.0]);
+    // Late by less than the transfer: the transfer still sets the clock, with its path.
+    let (c, _) = run(ping(1.05), 1000).unwrap();
+    close(c.clock(1), &[2.1, 2.0]);
+    close(c.path_computation(1), &[1.0, 1.0]);
+    close(c.latency(1), &[0.1, 1.0]);
+    close(c.bandwidth(1), &[1.0, 0.0]);
+}
+
+#[test]
+fn a_rendezvous_transfer_starts_when_both_sides_are_there() {
+    // Eager limit 10 bytes: the 100-byte message waits for its receive.
+    let (c, _) = run(ping(0.5), 10).unwrap();
+    // The receive is posted at 0.5, the send at 1: the transfer runs 1 → 2.1 (2.0),
+    // and the sender waits for it too.
+    close(c.clock(0), &[2.1, 2.0]);
+    close(c.path_computation(0), &[1.0, 1.0]);
+    close(c.latency(0), &[0.1, 1.0]);
+    close(c.bandwidth(0), &[1.0, 0.0]);
+    close(c.clock(1), &[2.1, 2.0]);
+    // A late receiver (posted at 3) starts the transfer: both take its path.
+    let (c, _) = run(ping(3.0), 10).unwrap();
+    for r in 0..2 {
+        close(c.clock(r), &[4.1, 4.0]);
+        close(c.path_computation(r), &[3.0, 3.0]);
+        close(c.latency(r), &[0.1, 1.0]);
+    }
+}
+
+#[test]
+fn a_collective_leaves_at_the_last_arrival_plus_its_hockney_time() {
+    // A barrier of 3 ranks: dissemination, ⌈lg 3⌉ = 2 messages.
+    let ranks = (0..3)
+        .map(|r| vec![ev(r, 1.0 + r as f64, barrier(r as u32))])
+        .collect();
+    let (c, _) = run(ranks, 1000).unwrap();
+    for r in 0..3 {
+        close(c.clock(r), &[3.2, 5.0]);
+        close(c.path_computation(r), &[3.0, 3.0]);
+        close(c.latency(r), &[0.2, 2.0]);
+        close(c.bandwidth(r), &[0.0, 0.0]);
+    }
+}
+
+#[test]
+fn a_wildcard_receive_takes_the_message_the_trace_sent_first() {
+    // Rank 2 receives from anyone, computes 5 s, receives again; rank 1 sends 10 bytes
+    // at wall 5, rank 0 sends 1000 bytes at wall 20 (both after 0 s). The first receive
+    // must take rank 1's.
+    let ranks = vec![
+        vec![ev(20, 0.0, send(2, 1000, BS)), ev(21, 0.0, complete(&[BS]))],
+        vec![ev(5, 0.0, send(2, 10, BS)), ev(6, 0.0, complete(&[BS]))],
+        vec![
+            ev(1, 0.0, recv(None, BR)),
+            ev(2, 0.0, complete(&[BR])),
+            ev(30, 5.0, recv(None, BR)),
+            ev(31, 0.0, complete(&[BR])),
+        ],
+    ];
+    let (c, _) = run(ranks, 1 << 20).unwrap();
+    // First 10 bytes arrive at 0.2 (α 1: 1), 5 s of computation, then 1000 bytes sent
+    // at 0 arrive at 10.1 (1, long past). The other order would end at 15.1.
+    close(c.clock(2), &[10.1, 6.0]);
+    close(c.path_computation(2), &[0.0, 5.0]);
+    close(c.latency(2), &[0.1, 1.0]);
+    close(c.bandwidth(2), &[10.0, 0.0]);
+}
+
+#[test]
+fn nonblocking_requests_complete_in_the_wait_that_names_them() {
+    // Rank 0 posts two receives (slots 2, 3), computes 5 s, waits for both. Rank 1
+    // sends 100 bytes to slot 3's receive (tag 7) at 0, then to slot 2's (tag 1) at 4.
+    let tagged = |tag: i32, slot: Slot| Kind::Recv {
+        src: Some(1),
+        comm: 0,
+        tag: Some(tag),
+        slot,
+    };
+    let send_tag = |tag: i32| Kind::Send {
+        dst: 0,
+        comm: 0,
+        tag,
+        bytes: 100,
+        sync: false,
+        slot: 4,
+    };
+    let ranks = vec![
+        vec![
+            ev(1, 0.0, tagged(1, 2)),
+            ev(2, 0.0, tagged(7, 3)),
+            ev(9, 5.0, complete(&[2, 3])),
+        ],
+        vec![
+            ev(3, 0.0, send_tag(7)),
+            ev(4, 4.0, send_tag(1)),
+            ev(5, 0.0, complete(&[4])),
+        ],
+    ];
+    let (c, _) = run(ranks, 1000).unwrap();
+    // Tag 1's message left at 4 and arrives at 5.1, after rank 0's 5: the path is the
+    // sender's 4 s, α and nβ. At α 1 it arrives at 5, not later: rank 0's own path.
+    // Tag 7's arrived long before.
+    close(c.clock(0), &[5.1, 5.0]);
+    close(c.path_computation(0), &[4.0, 5.0]);
+    close(c.latency(0), &[0.1, 0.0]);
+    close(c.bandwidth(0), &[1.0, 0.0]);
+}
+
+#[test]
+fn blocking_rendezvous_sends_both_ways_are_buffered_instead_of_deadlocking() {
+    // Both ranks send 100 bytes (rendezvous above 10) before receiving: the traced
+    // MPI buffered one of them.
+    let exchange = |peer: u32| {
+        vec![
+            ev(1, 1.0, send(peer, 100, BS)),
+            ev(2, 0.0, complete(&[BS])),
+            ev(3, 0.0, recv(Some(peer), BR)),
+            ev(4, 0.0, complete(&[BR])),
+        ]
+    };
+    let (c, notes) = run(vec![exchange(1), exchange(0)], 10).unwrap();
+    assert_eq!(notes.rendezvous_buffered, 1);
+    // Rank 0's send went eager: rank 0 receives rank 1's rendezvous message at once (both
+    // there at 1): 1 + 0.1 + 1 = 2.1; rank 1 gets rank 0's eager one at 2.1 too.
+    close(c.clock(0), &[2.1, 2.0]);
+    close(c.clock(1), &[2.1, 2.0]);
+}
+
+#[test]
+fn a_receive_nobody_sends_is_an_error_naming_the_rank_and_the_call() {
+    let ranks = vec![
+        vec![ev(1, 0.0, recv(Some(1), BR)), ev(7, 0.0, complete(&[BR]))],
+        vec![ev(1, 0.0, Kind::Local)],
+    ];
+    let e = run(ranks, 10).unwrap_err().to_string();
+    assert!(e.contains("rank0") && e.contains("byte 7"), "{e}");
+    assert!(e.contains("waits for a message no rank sends"), "{e}");
+    // A collective some member skips.
+    let ranks = vec![vec![ev(1, 0.0, barrier(0))], vec![ev(1, 0.0, Kind::Local)]];
+    let e = run(ranks, 10).unwrap_err().to_string();
+    assert!(e.contains("rank 0 waits in barrier for members"), "{e}");
+    // Members calling different collectives at the same point.
+    let bcast = Kind::Collective {
+        op: CollectiveOp::Bcast,
+        comm: 0,
+        member: 1,
+        cost_bytes: Some(8),
+        selection_bytes: 8,
+        commutative: true,
+    };
+    let ranks = vec![vec![ev(1, 0.0, barrier(0))], vec![ev(2, 0.0, bcast)]];
+    let e = run(ranks, 10).unwrap_err().to_string();
+    assert!(
+        e.contains("rank1: byte 2: bcast where another member"),
+        "{e}"
+    );
+}
+
+#[test]
+fn without_communication_the_time_is_the_longest_computation() {
+    let ranks = vec![
+        vec![ev(1, 2.0, Kind::Local), ev(2, 1.0, Kind::Local)],
+        vec![ev(1, 1.5, Kind::Local)],
+    ];
+    let (c, _) = run(ranks, 10).unwrap();
+    let outcomes = outcomes(&c, &Rules::default());
+    for o in &outcomes {
+        assert_eq!(o.time, 3.0);
+        assert_eq!(o.computation, 2.25);
+        // Rank 0's 3 s set T; the ranks compute 2.25 s on average.
+        assert_eq!(o.imbalance, 0.75);
+        assert_eq!((o.latency, o.bandwidth), (0.0, 0.0));
+    }
+}
+
+#[test]
+fn the_outcome_splits_the_time_into_shares_that_add_up() {
+    let (c, _) = run(ping(0.5), 1000).unwrap();
+    let o = outcomes(&c, &Rules::default());
+    // Configuration 0: T = 2.1, rank 1's clock, whose path is rank 0's 1 s of
+    // computation, 0.1 latency and 1.0 bandwidth. The ranks compute 0.75 s on average:
+    // 0.25 s of the path's computation is imbalance.
+    assert!((o[0].time - 2.1).abs() < 1e-12);
+    assert!((o[0].computation - 0.75).abs() < 1e-12);
+    assert!((o[0].imbalance - 0.25).abs() < 1e-12);
+    assert!((o[0].latency - 0.1).abs() < 1e-12);
+    assert!((o[0].bandwidth - 1.0).abs() < 1e-12);
+    let s = o[0].shares();
+    let sum = s.computation + s.imbalance + s.latency + s.bandwidth;
+    assert!((sum - 1.0).abs() < 1e-12);
+}
+
+fn shared_trace(name: &str) -> Option<Trace> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/traces/dumpi");
+    let meta = std::fs::read_dir(dir.join(name))
+        .ok()?
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "meta"))?;
+    Trace::open(&meta).ok()
+}
+
+fn testtrace() -> Trace {
+    let meta = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/dumpi/testtrace/testtrace.meta"
+    );
+    Trace::open(Path::new(meta)).unwrap()
+}
+
+#[test]
+fn one_int_messages_have_no_bandwidth_share_on_any_network() {
+    let replay = replay_trace(&testtrace(), &ReplayOptions::default()).unwrap();
+    assert_eq!(replay.outcomes.len(), 105);
+    for (c, o) in replay.configs.iter().zip(&replay.outcomes) {
+        // 4 bytes take 1 µs at the slowest bandwidth (31.25 Mb/s), against 50 µs of α.
+        assert!(o.shares().bandwidth < 1e-2, "{}: {:?}", c.name, o);
+        assert!(o.time > 0.0);
+    }
+}
+
+/// Replays on configurations with these latencies (s) and bandwidths (B/s).
+fn replay_on(trace: &Trace, networks: &[(f64, f64)]) -> Replay {
+    let configs = networks
+        .iter()
+        .map(|&(latency, bandwidth)| Config {
+            family: "f".into(),
+            name: format!("{latency} {bandwidth}"),
+            latency,
+            bandwidth,
+        })
+        .collect();
+    let options = ReplayOptions {
+        configs,
+        ..ReplayOptions::default()
+    };
+    replay_trace(trace, &options).unwrap()
+}
+
+#[test]
+fn time_grows_with_latency_and_shrinks_with_bandwidth() {
+    let mut traces = vec![testtrace()];
+    traces.extend(shared_trace("sst-macro_testbgp"));
+    traces.extend(shared_trace("dumpi_to_graph_naive_all_to_all_procs4_run0"));
+    for trace in &traces {
+        let latencies: Vec<(f64, f64)> = (0..8).map(|i| (1e-7 * 4f64.powi(i), 1e9)).collect();
+        let t: Vec<f64> = replay_on(trace, &latencies)
+            .outcomes
+            .iter()
+            .map(|o| o.time)
+            .collect();
+        assert!(t.windows(2).all(|w| w[0] <= w[1]), "{t:?}");
+        assert!(t[7] > t[0]);
+        let bandwidths: Vec<(f64, f64)> = (0..8).map(|i| (1e-6, 1e6 * 4f64.powi(i))).collect();
+        let t: Vec<f64> = replay_on(trace, &bandwidths)
+            .outcomes
+            .iter()
+            .map(|o| o.time)
+            .collect();
+        assert!(t.windows(2).all(|w| w[0] >= w[1]), "{t:?}");
+    }
+}
+
+#[test]
+fn on_an_ideal_network_every_rank_takes_at_least_its_computation() {
+    let mut traces = vec![testtrace()];
+    traces.extend(shared_trace("sst-macro_testbgp"));
+    for trace in &traces {
+        let replay = replay_on(trace, &[(0.0, f64::INFINITY)]);
+        let o = replay.outcomes[0];
+        assert_eq!((o.latency, o.bandwidth), (0.0, 0.0));
+        assert!(o.time >= o.computation);
+        assert!((o.computation + o.imbalance - o.time).abs() < 1e-12 * o.time.max(1.0));
+    }
+}

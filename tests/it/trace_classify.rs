@@ -1,0 +1,277 @@
+//! `orcs trace classify`: a replay of the bundled testtrace computed by hand from its
+//! `dumpi2ascii` times, the three output formats, grids and rules from files, bad
+//! input, and MPI programs whose class is known by construction (a compute loop, a
+//! ping-pong of 8-byte messages, large transfers, one rank with twice the work), traced
+//! with libdumpi under `mpirun`.
+
+use crate::dumpi::{sst_dumpi, TracedProgram};
+use crate::support::orcs;
+use serde_json::Value;
+
+const META: &str = "tests/fixtures/dumpi/testtrace/testtrace.meta";
+
+fn json(args: &[&str]) -> Value {
+    let run = orcs(args).ok();
+    serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{e}\n{}", run.describe()))
+}
+
+#[track_caller]
+fn close(v: &Value, expected: f64) {
+    let got = v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"));
+    assert!(
+        (got - expected).abs() <= 1e-12,
+        "got {got:e}, expected {expected:e}"
+    );
+}
+
+/// testtrace on α = 1 ms, infinite bandwidth, by hand from the wall times of its four
+/// rank files (µs). Computation before the barrier, with the time inside
+/// `MPI_Comm_rank` and `MPI_Comm_size` (local calls): 42, 31, 31, 28. The barrier (two
+/// messages on 4 ranks) releases all at 42 + 2000 = 2042 with rank 0's path; each rank
+/// sends one int to the next (rank 0 at 2057) and receives from the previous, 1000
+/// later; rank 1, whose message came from rank 0 at 3057, reaches the allreduce last,
+/// at 3085 (path: 42 + 15 + 9 + 19 = 85 of computation, 3000 of latency); the allreduce
+/// (recursive doubling, 2 messages) ends at 5085, and Finalize's gaps end ranks 0, 1, 3
+/// at 5092: T = 5092, its path 92 of computation and 5000 of latency. The ranks compute
+/// 97, 83, 82, 75 (mean 84.25): 7.75 of the path's computation is imbalance.
+#[test]
+fn the_testtrace_replay_equals_the_clocks_computed_by_hand() {
+    let doc = json(&[
+        "trace",
+        "classify",
+        META,
+        "--latency",
+        "1ms",
+        "--bandwidth",
+        "inf",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(doc["ranks"], 4);
+    let configs = doc["configurations"].as_array().unwrap();
+    assert_eq!(configs.len(), 1);
+    let c = &configs[0];
+    assert_eq!(c["latency_s"], 1e-3);
+    assert_eq!(c["bandwidth_bytes_per_s"], "inf");
+    close(&c["time_s"], 5092e-6);
+    close(&c["seconds"]["computation"], 84.25e-6);
+    close(&c["seconds"]["latency"], 5000e-6);
+    close(&c["seconds"]["imbalance"], 7.75e-6);
+    close(&c["seconds"]["bandwidth"], 0.0);
+    assert_eq!(c["class"], "latency-bound");
+    assert_eq!(
+        c["rule"],
+        "latency-bound if latency >= 0.1 and latency >= 2 * bandwidth"
+    );
+}
+
+#[test]
+fn text_json_and_csv_give_the_same_105_configurations_of_the_default_grid() {
+    let doc = json(&["trace", "classify", META, "--format", "json"]);
+    let configs = doc["configurations"].as_array().unwrap();
+    assert_eq!(configs.len(), 105);
+    for c in configs {
+        let s = &c["shares"];
+        let sum: f64 = ["computation", "imbalance", "latency", "bandwidth"]
+            .iter()
+            .map(|k| s[k].as_f64().unwrap())
+            .sum();
+        assert!((sum - 1.0).abs() < 1e-9, "{c}");
+    }
+    assert_eq!(configs[0]["name"], "1GbE");
+    assert_eq!(configs[42]["name"], "QDR");
+    let text = orcs(&["trace", "classify", META]).ok().stdout;
+    let csv = orcs(&["trace", "classify", META, "--format", "csv"])
+        .ok()
+        .stdout;
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 105);
+    for (c, row) in configs.iter().zip(&rows) {
+        let name = c["name"].as_str().unwrap();
+        let class = c["class"].as_str().unwrap();
+        let fields: Vec<&str> = row.split(',').collect();
+        assert_eq!((fields[1], fields[9]), (name, class), "{row}");
+        let time: f64 = fields[4].parse().unwrap();
+        assert_eq!(time, c["time_s"].as_f64().unwrap());
+        let line = text
+            .lines()
+            .find(|l| l.split("  ").next() == Some(name))
+            .unwrap_or_else(|| panic!("no line for {name} in\n{text}"));
+        assert!(line.contains(class), "{line}");
+    }
+    assert!(text.contains("4 ranks replayed on 105 configurations"));
+}
+
+#[test]
+fn grids_and_rules_come_from_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let grid = dir.path().join("grid.toml");
+    std::fs::write(
+        &grid,
+        "[[family]]\nname = \"NDR\"\nlatency = \"0.6us\"\nbandwidth = \"400Gb/s\"\n\n[[config]]\nfamily = \"slow\"\nname = \"dial-up\"\nlatency = \"100ms\"\nbandwidth = \"56kb/s\"\n",
+    )
+    .unwrap();
+    let rules = dir.path().join("rules.toml");
+    std::fs::write(
+        &rules,
+        "[[rule]]\nclass = \"hopeless\"\nwhen = [\"latency > 0.99\"]\n",
+    )
+    .unwrap();
+    let (grid, rules) = (grid.to_str().unwrap(), rules.to_str().unwrap());
+    let doc = json(&[
+        "trace", "classify", META, "--grid", grid, "--rules", rules, "--format", "json",
+    ]);
+    let configs = doc["configurations"].as_array().unwrap();
+    assert_eq!(configs.len(), 22);
+    assert_eq!(configs[21]["name"], "dial-up");
+    assert_eq!(configs[21]["class"], "hopeless");
+    assert_eq!(configs[0]["class"], "unclassified");
+    assert_eq!(doc["rules"][0], "hopeless if latency > 0.99");
+    // The default rules, printed, read back as the same table.
+    let printed = orcs(&["trace", "rules"]).ok().stdout;
+    let default = dir.path().join("default.toml");
+    std::fs::write(&default, &printed).unwrap();
+    let a = orcs(&["trace", "classify", META]).ok().stdout;
+    let b = orcs(&[
+        "trace",
+        "classify",
+        META,
+        "--rules",
+        default.to_str().unwrap(),
+    ])
+    .ok()
+    .stdout;
+    assert_eq!(a, b);
+}
+
+#[test]
+fn bad_input_is_refused_with_its_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let grid = dir.path().join("grid.toml");
+    std::fs::write(
+        &grid,
+        "[[config]]\nfamily = \"x\"\nlatency = \"1us\"\nbandwith = \"1GB/s\"\n",
+    )
+    .unwrap();
+    let grid = grid.to_str().unwrap();
+    orcs(&["trace", "classify", META, "--grid", grid]).fails_with(1, &["grid.toml:4", "bandwith"]);
+    let rules = dir.path().join("rules.toml");
+    std::fs::write(
+        &rules,
+        "[[rule]]\nclass = \"x\"\nwhen = [\"latency >= fast\"]\n",
+    )
+    .unwrap();
+    orcs(&[
+        "trace",
+        "classify",
+        META,
+        "--rules",
+        rules.to_str().unwrap(),
+    ])
+    .fails_with(1, &["rules.toml", "'fast'"]);
+    orcs(&[
+        "trace",
+        "classify",
+        META,
+        "--latency",
+        "5",
+        "--bandwidth",
+        "1GB/s",
+    ])
+    .fails_with(1, &["'5'", "unit"]);
+    orcs(&["trace", "classify", META, "--latency", "5us"]).fails_with(1, &["--bandwidth"]);
+    orcs(&["trace", "classify", META, "--eager-limit", "lots"])
+        .fails_with(1, &["--eager-limit", "lots"]);
+    let bin = "tests/fixtures/dumpi/testtrace/testtrace-0000.bin";
+    orcs(&["trace", "classify", bin]).fails_with(1, &["one rank's file", ".meta"]);
+    orcs(&["trace", "classify", "no-such.meta"]).fails_with(1, &["no-such.meta"]);
+}
+
+/// Traces tests/mpi-programs/`program`.c on `ranks` ranks and returns the JSON of
+/// `orcs trace classify` with `flags`.
+fn classify_program(program: &str, ranks: usize, flags: &[&str]) -> Option<Value> {
+    let prefix = sst_dumpi()?;
+    let trace = TracedProgram::compile(&prefix, program).trace(ranks);
+    let meta = trace.meta.to_string_lossy().into_owned();
+    let mut args = vec!["trace", "classify", &meta, "--format", "json"];
+    args.extend_from_slice(flags);
+    Some(json(&args))
+}
+
+/// The class of every configuration, by name.
+fn classes(doc: &Value) -> Vec<(String, String)> {
+    doc["configurations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap().to_string(),
+                c["class"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_compute_loop_is_computation_bound_on_every_network() {
+    let Some(doc) = classify_program("compute_loop", 2, &[]) else {
+        return;
+    };
+    for (name, class) in classes(&doc) {
+        assert_eq!(class, "computation-bound", "{name}");
+    }
+}
+
+#[test]
+fn a_ping_pong_of_8_bytes_is_latency_bound_on_gigabit_ethernet() {
+    let Some(doc) = classify_program("pingpong", 2, &[]) else {
+        return;
+    };
+    let classes = classes(&doc);
+    for (name, class) in &classes {
+        if name.starts_with("1GbE") && !name.contains("lat×1/") {
+            assert_eq!(class, "latency-bound", "{name}");
+        }
+    }
+    let c = &doc["configurations"][0];
+    assert!(c["shares"]["latency"].as_f64().unwrap() > 0.75, "{c}");
+    // 4000 messages of 50 µs on the critical path, and the little computation between
+    // the calls.
+    let t = c["time_s"].as_f64().unwrap();
+    assert!((0.2..0.3).contains(&t), "{c}");
+}
+
+#[test]
+fn large_transfers_are_bandwidth_bound() {
+    let Some(doc) = classify_program("big_transfers", 2, &[]) else {
+        return;
+    };
+    // Where a swap takes at least 13 ms (10 Gb/s or less), far above the noise of a
+    // loaded machine in the trace's gaps.
+    for c in doc["configurations"].as_array().unwrap() {
+        if c["bandwidth_bytes_per_s"].as_f64().unwrap() <= 1.25e9 {
+            assert_eq!(c["class"], "bandwidth-bound", "{c}");
+        }
+    }
+    // Ten swaps of 16 MiB at 8 ns/B: 10 × 134.2 ms on Gigabit Ethernet.
+    let t = doc["configurations"][0]["time_s"].as_f64().unwrap();
+    assert!((1.342..1.40).contains(&t), "{t}");
+}
+
+#[test]
+fn one_rank_with_twice_the_work_is_imbalance_bound() {
+    let Some(doc) = classify_program("imbalance", 4, &[]) else {
+        return;
+    };
+    for c in doc["configurations"].as_array().unwrap() {
+        let name = c["name"].as_str().unwrap();
+        // Where the network is fast enough not to matter: all but the slowest latencies.
+        let latency = c["latency_s"].as_f64().unwrap();
+        if latency <= 1e-4 {
+            assert_eq!(c["class"], "load-imbalance-bound", "{name}: {c}");
+            let imbalance = c["shares"]["imbalance"].as_f64().unwrap();
+            assert!((0.33..0.42).contains(&imbalance), "{name}: {c}");
+        }
+    }
+}
