@@ -1,6 +1,7 @@
 //! Speed of reading DUMPI traces, side by side in one run on one trace of at least
 //! 1 GiB: `orcs trace dump` against sst-dumpi's `dumpi2ascii -H -S -F -X`, and
-//! `orcs trace matrix` against decoding alone (every rank streamed through the orcs
+//! `orcs trace matrix` and `orcs trace classify` (the replay on 1 and on 63
+//! configurations) against decoding alone (every rank streamed through the orcs
 //! library, ranks in parallel). Each is timed as a child process writing to /dev/null,
 //! with its peak resident memory from `wait4`; throughput is the trace's .bin bytes over
 //! the wall time.
@@ -74,6 +75,14 @@ fn run() -> Result<()> {
         ),
         measure("orcs trace dump", [orcs_command(orcs, "dump", meta)]),
         measure("orcs trace matrix", [orcs_command(orcs, "matrix", meta)]),
+        measure(
+            "orcs trace classify, 1 configuration",
+            [classify(orcs, meta, 1)],
+        ),
+        measure(
+            "orcs trace classify, 63 configurations",
+            [classify(orcs, meta, 63)],
+        ),
         measure("decode only (orcs library, ranks in parallel)", {
             let mut c = Command::new(std::env::current_exe()?);
             c.env(DECODE_ONLY, meta);
@@ -305,6 +314,22 @@ fn orcs_command(orcs: &Path, subcommand: &str, meta: &OsStr) -> Command {
     c
 }
 
+/// `orcs trace classify` on `configs` configurations: 7 latencies × 9 bandwidths for
+/// 63, one for 1.
+fn classify(orcs: &Path, meta: &OsStr, configs: usize) -> Command {
+    let mut c = orcs_command(orcs, "classify", meta);
+    if configs == 1 {
+        c.args(["--latency", "1us", "--bandwidth", "10Gb/s"]);
+    } else {
+        c.args(["--latency", "0.25us,0.5us,1us,2us,4us,8us,16us"]);
+        c.args([
+            "--bandwidth",
+            "1Gb/s,2Gb/s,4Gb/s,8Gb/s,16Gb/s,32Gb/s,64Gb/s,128Gb/s,256Gb/s",
+        ]);
+    }
+    c
+}
+
 /// One measurement: its wall time and the largest peak resident memory of its
 /// children, or why it failed.
 struct Row {
@@ -427,6 +452,17 @@ fn print_table(trace: &TraceFiles, rows: &[Row]) {
         println!(
             "orcs trace matrix / decode only: {:.2}x the time",
             matrix / decode
+        );
+    }
+    if let (Some(one), Some(many), Some(decode)) = (
+        wall("orcs trace classify, 1 "),
+        wall("orcs trace classify, 63"),
+        wall("decode only"),
+    ) {
+        println!(
+            "classify: 63 configurations / 1: {:.2}x the time (goal: at most 2x); 63 configurations / decode only: {:.2}x (goal: under 2x)",
+            many / one,
+            many / decode
         );
     }
     println!("goals: orcs trace matrix at least 500 MB/s on 2 cores, peak memory under 100 MB");

@@ -145,6 +145,43 @@ fn grids_and_rules_come_from_files() {
 }
 
 #[test]
+fn the_picture_has_a_panel_per_family_and_refuses_unknown_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("classes.svg");
+    let svg = svg.to_str().unwrap();
+    let out = dir.path().join("table.txt");
+    orcs(&[
+        "trace",
+        "classify",
+        META,
+        "--plot",
+        svg,
+        "-o",
+        out.to_str().unwrap(),
+    ])
+    .ok();
+    let picture = std::fs::read_to_string(svg).unwrap();
+    assert!(picture.starts_with("<svg"), "{picture:.100}");
+    for family in [
+        "1GbE",
+        "10GbE",
+        "QDR",
+        "EDR",
+        "HDR",
+        "lat×1/32",
+        "bw×32",
+        "load imbalance",
+    ] {
+        assert!(picture.contains(family), "{family}");
+    }
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains("105 configurations"));
+    orcs(&["trace", "classify", META, "--plot", "classes.pdf"])
+        .fails_with(1, &["--plot", ".svg or .png"]);
+}
+
+#[test]
 fn bad_input_is_refused_with_its_place() {
     let dir = tempfile::tempdir().unwrap();
     let grid = dir.path().join("grid.toml");

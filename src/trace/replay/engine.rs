@@ -513,7 +513,9 @@ impl<'a> Engine<'a> {
         };
         let d = dst as usize;
         let found = self.posted[d].iter().position(|p| {
-            p.comm == comm && p.src.is_none_or(|s| s == r as u32) && p.tag.is_none_or(|t| t == tag)
+            p.comm == comm
+                && p.src.map_or(true, |s| s == r as u32)
+                && p.tag.map_or(true, |t| t == tag)
         });
         match found {
             Some(i) => {
@@ -531,7 +533,7 @@ impl<'a> Engine<'a> {
         let messages = &self.messages;
         let found = self.unexpected[r].iter().position(|&m| {
             let m = &messages[m as usize];
-            m.comm == comm && src.is_none_or(|s| s == m.src) && tag.is_none_or(|t| t == m.tag)
+            m.comm == comm && src.map_or(true, |s| s == m.src) && tag.map_or(true, |t| t == m.tag)
         });
         match found {
             Some(i) => {

@@ -211,11 +211,20 @@ pub fn replay_trace(trace: &Trace, options: &ReplayOptions) -> Result<Replay, Re
     if options.configs.is_empty() {
         return Err(ReplayError::Config("no configuration to replay on".into()));
     }
-    let size = trace.ranks.len() as u32;
     let files: Vec<RankFile> = (0..trace.ranks.len())
         .into_par_iter()
         .map(|k| trace.rank_file(k))
         .collect::<Result<_, _>>()?;
+    replay_files(&files, options)
+}
+
+/// Replays the rank files `files` (world rank = index) on every configuration of
+/// `options`; see [`replay_trace`].
+pub fn replay_files(files: &[RankFile], options: &ReplayOptions) -> Result<Replay, ReplayError> {
+    if options.configs.is_empty() {
+        return Err(ReplayError::Config("no configuration to replay on".into()));
+    }
+    let size = files.len() as u32;
     let tables: Vec<_> = files
         .par_iter()
         .enumerate()

@@ -136,7 +136,8 @@ impl Request {
                 if let Some(rules) = &p.rules {
                     f.input("--rules", rules);
                 }
-                f.output(OUTPUT, p.output.as_deref());
+                f.output(OUTPUT, p.output.as_deref())
+                    .output(PLOT, p.plot.as_ref().map(|(path, _)| path.as_str()));
             }
             Request::Trace(super::trace::TracePlan::Rules(p)) => {
                 f.output(OUTPUT, p.output.as_deref());

@@ -3,14 +3,15 @@
 //! `orcs trace matrix` writes its traffic matrix; `orcs trace classify` tells what
 //! limits the application, `orcs trace rules` prints the rules it classifies by.
 
-use super::shared::{AlgorithmsArg, FormatArg, OutputArg, TraceTrafficArgs};
-use super::values::{resolve, whole, Format};
+use super::shared::{AlgorithmsArg, FormatArg, OutputArg, PlotArg, TraceTrafficArgs};
+use super::values::{image_format, resolve, whole, Format};
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, Subcommand};
 use orcs::queueing::params::parse_size;
 use orcs::trace::collective::AlgorithmChoice;
 use orcs::trace::replay::DEFAULT_EAGER_LIMIT;
 use orcs::trace::traffic::TrafficOptions;
+use orcs::viz::draw::ImageFormat;
 
 /// Flags of `orcs trace`.
 #[derive(Debug, Args)]
@@ -38,7 +39,10 @@ pub enum TraceCommand {
 
 /// Flags of `orcs trace classify`.
 #[derive(Debug, Args)]
-#[command(mut_arg("format", |a| a.help("Output format: text (one line per configuration, then the rules), json or csv.")))]
+#[command(
+    mut_arg("format", |a| a.help("Output format: text (one line per configuration, then the rules), json or csv.")),
+    mut_arg("plot", |a| a.help("Also draw the predicted run times to FILE (.svg or .png): per interconnect family, one bar per configuration stacked by computation, load imbalance, latency and bandwidth.")),
+)]
 pub struct ClassifyArgs {
     #[command(flatten)]
     pub trace: TraceArg,
@@ -77,6 +81,8 @@ pub struct ClassifyArgs {
     pub format: FormatArg,
     #[command(flatten)]
     pub output: OutputArg,
+    #[command(flatten)]
+    pub plot: PlotArg,
 }
 
 /// Flags of `orcs trace rules`.
@@ -119,6 +125,8 @@ pub struct ClassifyPlan {
     pub format: Format,
     /// The file to write (None or `-`: standard output).
     pub output: Option<String>,
+    /// The picture to draw, and its format.
+    pub plot: Option<(String, ImageFormat)>,
 }
 
 /// A validated `orcs trace rules`.
@@ -159,6 +167,13 @@ impl ClassifyArgs {
             rules: self.rules,
             format: self.format.get()?,
             output: self.output.output,
+            plot: match self.plot.plot {
+                Some(path) => {
+                    let format = image_format("--plot", &path)?;
+                    Some((path, format))
+                }
+                None => None,
+            },
         })
     }
 }

@@ -4,7 +4,7 @@
 //! trace's traffic, written in the format asked for. `orcs trace classify`: the trace
 //! replayed on every configuration, classified, written as a table.
 
-use crate::cli::files::OUTPUT;
+use crate::cli::files::{OUTPUT, PLOT};
 use crate::cli::trace::{
     ClassifyPlan, DumpPlan, GridSpec, MatrixFormat, MatrixPlan, StatsPlan, TracePlan,
 };
@@ -20,6 +20,7 @@ use orcs::trace::replay::classify::{Rules, DEFAULT_RULES};
 use orcs::trace::replay::{config, replay_trace, ReplayNotes, ReplayOptions};
 use orcs::trace::summary::{for_each_rank, RankSummary};
 use orcs::trace::traffic::{trace_traffic, Notes};
+use orcs::viz::replay_plot;
 use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
@@ -62,8 +63,18 @@ fn classify(plan: &ClassifyPlan) -> Result<ExitCode> {
         rules,
     };
     let trace = Trace::open(Path::new(&plan.trace))?;
-    let replay = replay_trace(&trace, &options)?;
+    // Create the output files before the work, so that a bad path fails at once.
     let mut out = create(OUTPUT, plan.output.as_deref().unwrap_or("-"))?;
+    let plot_out = match &plan.plot {
+        Some((path, format)) => Some((create(PLOT, path)?, *format)),
+        None => None,
+    };
+    let replay = replay_trace(&trace, &options)?;
+    if let Some((mut file, format)) = plot_out {
+        let figure = replay_plot::replay_plot(&plan.trace, &replay);
+        file.write_all(&replay_plot::render_replay_plot(&figure, format)?)?;
+        file.commit()?;
+    }
     match plan.format {
         Format::Text => classify::write_text(&mut out, &plan.trace, &replay)?,
         Format::Json => classify::write_json(&mut out, &plan.trace, &replay)?,
