@@ -36,6 +36,7 @@ pub mod config;
 pub mod engine;
 pub mod event;
 mod lower;
+mod prefetch;
 
 use crate::error::LocatedError;
 use crate::trace::collective::AlgorithmChoice;
@@ -200,7 +201,8 @@ fn network(options: &ReplayOptions) -> Network {
 /// Replays `trace` (opened from its `.meta`) on every configuration of `options`.
 ///
 /// Two passes over the rank files: the communicators first (ranks in parallel), then
-/// the replay, every rank file streamed once. Memory O(ranks · configurations +
+/// the replay, every rank file streamed once and decoded ahead in parallel
+/// ([`prefetch`]) while the clocks advance on one thread. Memory O(ranks · configurations +
 /// messages in flight · configurations).
 pub fn replay_trace(trace: &Trace, options: &ReplayOptions) -> Result<Replay, ReplayError> {
     if trace.meta.is_none() {
@@ -234,15 +236,18 @@ pub fn replay_files(files: &[RankFile], options: &ReplayOptions) -> Result<Repla
     let members: Vec<Vec<u32>> = (0..communicators.len() as u32)
         .map(|g| communicators.members_of(g).to_vec())
         .collect();
-    let mut sources: Vec<lower::RankEvents> = files
+    let sources: Vec<lower::RankEvents> = files
         .iter()
         .enumerate()
         .map(|(k, f)| lower::RankEvents::new(f, k as u32, size, &communicators))
         .collect::<Result<_, _>>()?;
-    let (clocks, mut notes) = engine::replay(&mut sources, &members, &network(options))?;
-    for s in &sources {
-        notes.add(&s.notes);
-    }
+    let network = network(options);
+    let (replayed, decoded) =
+        prefetch::with_prefetch(sources, rayon::current_num_threads(), |sources| {
+            engine::replay(sources, &members, &network)
+        });
+    let (clocks, mut notes) = replayed?;
+    notes.add(&decoded);
     Ok(Replay {
         ranks: size,
         configs: options.configs.clone(),
