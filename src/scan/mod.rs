@@ -33,10 +33,12 @@ mod cell;
 mod plan;
 mod record;
 pub mod run;
+mod traffic;
 
 pub use cell::run_cell;
-pub use plan::{parse_plan, read_plan, Cell, FabricSource, Plan};
+pub use plan::{parse_plan, read_plan, Cell, CellWorkload, FabricSource, Plan, TrafficSource};
 pub use record::{merge, read_results, record_key, seal, unseal, Merged, PlanRef, Record};
+pub use traffic::{load_traffic, LoadedTraffic};
 
 use crate::engine::request::PrepareError;
 use crate::error::LocatedError;
@@ -140,6 +142,25 @@ pub(crate) enum CellError {
         /// Pairs checked.
         pairs: u64,
     },
+    /// A traffic matrix at a communicator size other than 0, which `-p matrix` refuses.
+    #[error("commsize {commsize} does not apply to a traffic matrix: its ranks decide the hosts (commsize 0 runs it)")]
+    MatrixCommsize {
+        /// The communicator size.
+        commsize: u64,
+    },
+    /// A traffic matrix with a metric of unit-weight messages, which `-p matrix` refuses.
+    #[error("metric {metric} counts unit-weight messages; a traffic matrix runs sum_max_cong (largest link load in bytes), hist_acc_band (byte-weighted bandwidth fraction) or get_cable_cong (bytes per link)")]
+    MatrixMetric {
+        /// The metric.
+        metric: crate::engine::metric::MetricKind,
+    },
+    /// An edge of the fabric has a capacity that is not a positive number.
+    #[error(transparent)]
+    Capacity(#[from] LocatedError),
+    /// The traffic matrix needs more hosts than the fabric has, or its hosts cannot be
+    /// chosen.
+    #[error(transparent)]
+    Slots(#[from] crate::engine::weighted::SlotLayoutError),
     /// The cell needs more memory than the scan may use. Never written into a record:
     /// it is a property of the machine, so [`run_cell`] returns it as an error.
     #[error(transparent)]
