@@ -411,6 +411,33 @@ mod tests {
     }
 
     #[test]
+    fn each_traffic_file_is_read_once_for_all_its_cells() {
+        let dir = tempfile::tempdir().unwrap();
+        let matrix = dir.path().join("m.csv");
+        std::fs::write(&matrix, "src,dst,bytes\n0,1,100\n1,2,50\n2,3,25\n3,0,10\n").unwrap();
+        let plan = parse_plan(
+            "runs = 3\nmetrics = [\"sum_max_cong\", \"hist_acc_band\"]\n\
+             patterns = [{ name = \"matrix\", traffic = \"m.csv\" }]\n\
+             [[fabrics]]\ngen = \"kary-ntree:k=2,n=2\"\nrouting = [\"dmodk\", \"updn\"]\n",
+            &dir.path().join("p.toml").to_string_lossy(),
+        )
+        .unwrap();
+        let out = dir.path().join("r.jsonl").to_string_lossy().into_owned();
+        let mut run =
+            ScanRun::open(plan, None, &out, Ranks::single(), MemoryLimit::unlimited()).unwrap();
+        run.load_inputs(&mut |_| {}).unwrap();
+        // Four cells run from what was read before the file went away.
+        std::fs::remove_file(&matrix).unwrap();
+        run.execute(&|_| {}).unwrap();
+        let merged = run.finish().unwrap().unwrap();
+        let records = merged.values();
+        assert_eq!(records.len(), 4);
+        for r in records {
+            assert_eq!(r["result"]["matrix"]["total_bytes"], 185, "{r}");
+        }
+    }
+
+    #[test]
     fn merging_names_files_cut_short_and_absent() {
         let dir = tempfile::tempdir().unwrap();
         let path = |n: &str| dir.path().join(n).to_string_lossy().into_owned();
