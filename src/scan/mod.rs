@@ -3,8 +3,9 @@
 //! crash, resumption, deterministic shards and merging.
 //!
 //! Every cell is exactly the simulation `orcs -i FABRIC -p PATTERN [-a ARG] -s SIZE
-//! --metric METRIC -n RUNS --seed SEED` performs, so any record can be reproduced by the
-//! command it carries. A record is one line: a JSON object whose last member is
+//! --metric METRIC -n RUNS --seed SEED` performs, or for a traffic file of the plan
+//! `orcs -i FABRIC -p matrix --traffic FILE [trace flags] -s SIZE …`, so any record can be
+//! reproduced by the command it carries. A record is one line: a JSON object whose last member is
 //! `"crc":"xxxxxxxx"`, the CRC-32 of the line's text before that member (with `}` in its
 //! place). A line that is cut short or altered fails the check; only the file's last line
 //! can be cut short by a crash (records are appended whole and synced), so a resumed scan
@@ -17,16 +18,19 @@
 //! those of one process.
 //!
 //! This file owns the folder's errors. [`plan`] reads plans into cells, [`cell`] runs one
-//! cell into its record, [`record`] seals, reads and merges records, [`run`] runs a
+//! cell into its record ([`traffic`] reads a plan's traffic files and runs their cells as
+//! `-p matrix` does), [`record`] seals, reads and merges records, [`run`] runs a
 //! plan's pending cells (resumed, sharded, shared out over MPI ranks) and [`cache`] keeps
 //! each fabric of a plan as a binary cache beside the results. The summary CSV and the
 //! `--dry-run` table are formats: [`crate::report::scan`] writes them.
 //!
 //! May use: [`crate::engine`] (every cell is a
 //! [`SimRequest`](crate::engine::request::SimRequest), its statistics come from
-//! [`crate::engine::metric`]), [`crate::fabric`], [`crate::gen`] and [`crate::routing`]
-//! (fabrics of a plan), [`crate::workload`] (patterns) and [`crate::limits`] (the memory
-//! the cells running at the same time may use).
+//! [`crate::engine::metric`]; a traffic cell is a
+//! [`WeightedSimulation`](crate::engine::weighted::WeightedSimulation)), [`crate::fabric`],
+//! [`crate::gen`] and [`crate::routing`] (fabrics of a plan), [`crate::workload`]
+//! (patterns, traffic matrices), [`crate::trace`] (what of a DUMPI trace counts) and
+//! [`crate::limits`] (the memory the cells running at the same time may use).
 
 pub mod cache;
 mod cell;

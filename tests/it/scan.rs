@@ -443,6 +443,17 @@ fn readme_plan_expands() {
     assert_eq!(plan.fabrics.len(), files + 3);
     assert_eq!(plan.cells.len(), (files + 3) * 3 * 2 * 2);
     assert_eq!((plan.runs, plan.seed), (10_000, 1));
+    // The plan of application traffic: bisect, two PFProf traces and two DUMPI traces.
+    let start = readme
+        .find("```toml\n# traffic.toml")
+        .expect("the README's traffic plan")
+        + 8;
+    let text = &readme[start..start + readme[start..].find("```").unwrap()];
+    let plan = orcs::scan::parse_plan(text, &repo("traffic.toml")).unwrap();
+    assert_eq!(plan.traffic.len(), 4);
+    assert_eq!(plan.cells.len(), 3 * 5 * 2);
+    let flags: Vec<String> = plan.traffic.iter().map(|t| t.flags_text()).collect();
+    assert_eq!(flags, ["", "", "--phase exchange", "--collectives exclude"]);
 }
 
 const PHASES: &str = "tests/fixtures/dumpi/phases/phases.meta";
