@@ -40,7 +40,9 @@ pub mod run;
 mod traffic;
 
 pub use cell::run_cell;
-pub use plan::{parse_plan, read_plan, Cell, CellWorkload, FabricSource, Plan, TrafficSource};
+pub use plan::{
+    parse_plan, read_plan, Cell, CellWorkload, FabricSource, Plan, TraceFlag, TrafficSource,
+};
 pub use record::{merge, read_results, record_key, seal, unseal, Merged, PlanRef, Record};
 pub use traffic::{load_traffic, LoadedTraffic};
 

@@ -10,6 +10,7 @@ use crate::trace::traffic::{Collectives, TrafficOptions, Window};
 use crate::workload::pattern::Pattern;
 use serde::Deserialize;
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 use toml::Spanned;
@@ -41,6 +42,9 @@ impl FabricSource {
     }
 }
 
+/// A trace flag of `orcs -p matrix` and its value, e.g. `("--phase", "solve")`.
+pub type TraceFlag = (&'static str, String);
+
 /// A traffic file of the plan: what `orcs -p matrix --traffic FILE [trace flags]` reads.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TrafficSource {
@@ -49,7 +53,7 @@ pub struct TrafficSource {
     /// The trace flags the plan sets, as `orcs -p matrix` takes them: (flag, value as
     /// written). Empty but for a DUMPI trace's `.meta`; `--collectives expand`, the
     /// default, is left out.
-    pub flags: Vec<(&'static str, String)>,
+    pub flags: Vec<TraceFlag>,
     /// What of a DUMPI trace counts, as the flags select it.
     pub options: TrafficOptions,
     /// The plan's line of the entry that names the file, for errors in reading it.
@@ -451,7 +455,7 @@ fn plan_patterns(
             )))
         }
     };
-    let mut fields = std::collections::BTreeMap::new();
+    let mut fields = BTreeMap::new();
     for (key, value) in table {
         if !PATTERN_KEYS.contains(&key.as_str()) {
             return Err(fail(format!(
@@ -486,10 +490,13 @@ fn plan_patterns(
         ));
     }
     let (flags, options) = trace_options(&fields, &fail)?;
+    // Any trace key, the default `collectives = "expand"` too, as -p matrix refuses any
+    // trace flag with another file.
+    let for_a_trace = TRACE_KEYS.iter().any(|k| fields.contains_key(*k));
     let paths = glob_files(base, &files).map_err(|e| fail(format!("traffic {e}")))?;
     let mut patterns = Vec::with_capacity(paths.len());
     for path in paths {
-        if !flags.is_empty() && !path.ends_with(".meta") {
+        if for_a_trace && !path.ends_with(".meta") {
             return Err(fail(format!(
                 "collectives, algorithms, window and phase choose what of a DUMPI trace counts; '{path}' is not a trace's .meta file"
             )));
@@ -532,9 +539,9 @@ fn synthetic(
 /// The trace keys of a pattern table as the flags of `orcs -p matrix` (values as
 /// written) and the options they select, checked as the simulator checks its flags.
 fn trace_options(
-    fields: &std::collections::BTreeMap<String, String>,
+    fields: &BTreeMap<String, String>,
     fail: &dyn Fn(String) -> ScanError,
-) -> Result<(Vec<(&'static str, String)>, TrafficOptions), ScanError> {
+) -> Result<(Vec<TraceFlag>, TrafficOptions), ScanError> {
     let mut flags = Vec::new();
     let exclude = match fields.get("collectives").map(String::as_str) {
         None | Some("expand") => false,
@@ -816,6 +823,7 @@ mod tests {
     fn traffic_entries_are_refused_at_their_line() {
         let cases = [
             ("{ name = \"matrix\", traffic = \"m/*.csv\", phase = \"x\" }", "'", "is not a trace's .meta file"),
+            ("{ name = \"matrix\", traffic = \"m/a.csv\", collectives = \"expand\" }", "'", "is not a trace's .meta file"),
             ("{ name = \"matrix\", traffic = \"none/*.csv\" }", "'none/*.csv' matches no file", ""),
             ("{ name = \"matrix\", traffic = \"t.meta\", colectives = \"exclude\" }", "unknown key 'colectives'", "expected name, arg, traffic"),
             ("{ name = \"bisect\", traffic = \"t.meta\" }", "traffic is the workload of pattern 'matrix', not of 'bisect'", ""),
@@ -844,7 +852,7 @@ mod tests {
                 e.message.contains(needle) && e.message.contains(also),
                 "{entry}: {e}"
             );
-            if entry.contains("phase") {
+            if entry.contains("phase") || entry.contains("expand") {
                 let csv = dir.path().join("m/a.csv").to_string_lossy().into_owned();
                 assert!(e.message.contains(&csv), "names the file: {e}");
             }
