@@ -21,9 +21,14 @@ use crate::engine::unit::SimulationError;
 use crate::fabric::Fabric;
 use crate::limits::{Estimate, MemoryLimit};
 use crate::routing::{check_routes, AnyRouter, ForwardingTable, RouteSummary};
-use crate::workload::mapping::RankLayout;
+use crate::workload::mapping::{LayoutSpec, RankLayout};
 use crate::workload::matrix::TrafficMatrix;
+use crate::workload::WorkloadError;
 use rayon::prelude::*;
+
+/// Bytes a weighted simulation keeps per run: its values while the runs go and the
+/// per-run lists made of them.
+pub const BYTES_PER_RUN: u64 = 80;
 
 /// A traffic matrix summed per ordered pair of host slots.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,6 +86,90 @@ impl SlotTraffic {
             total_bytes,
         }
     }
+}
+
+/// The facts of a matrix summed per slot, as the outputs of `-p matrix` and the records
+/// of a scan give them.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct MatrixInfo {
+    /// The matrix file as given.
+    pub file: String,
+    /// Ranks of the matrix.
+    pub ranks: u32,
+    /// Ranks per host (`--ppn`).
+    pub ranks_per_host: u32,
+    /// Hosts the ranks occupy.
+    pub hosts: u32,
+    /// Rank pairs with at least one message.
+    pub rank_pairs: u64,
+    /// Ordered host pairs with traffic between different hosts.
+    pub host_pairs: u64,
+    /// Bytes of the whole matrix.
+    pub total_bytes: u64,
+    /// Bytes between ranks of one host (never on a link).
+    pub local_bytes: u64,
+}
+
+impl MatrixInfo {
+    /// The facts of `traffic` read from `file` with `rank_pairs` entries.
+    pub fn new(file: &str, traffic: &SlotTraffic, rank_pairs: u64) -> Self {
+        MatrixInfo {
+            file: file.to_string(),
+            ranks: traffic.ranks,
+            ranks_per_host: traffic.ranks_per_host,
+            hosts: traffic.slots,
+            rank_pairs,
+            host_pairs: traffic.pairs.len() as u64,
+            total_bytes: traffic.total_bytes,
+            local_bytes: traffic.local_bytes,
+        }
+    }
+}
+
+/// Why a traffic matrix's slots cannot be laid out on a fabric.
+#[derive(Debug, thiserror::Error)]
+pub enum SlotLayoutError {
+    /// The matrix needs more hosts than the fabric has.
+    #[error(
+        "{ranks} ranks at {ranks_per_host} per host need {slots} hosts, but the fabric has {hosts}"
+    )]
+    TooFewHosts {
+        /// Ranks of the matrix.
+        ranks: u32,
+        /// Ranks placed on each host.
+        ranks_per_host: u32,
+        /// Hosts the ranks need.
+        slots: u32,
+        /// Hosts of the fabric.
+        hosts: usize,
+    },
+    /// The hosts cannot be chosen.
+    #[error(transparent)]
+    Workload(#[from] WorkloadError),
+}
+
+/// Chooses the hosts of `traffic`'s slots once, as `-p matrix` does: `spec` with its
+/// communicator set to the slot count, drawn from the subset stream of `seed`
+/// ([`crate::engine::request::lay_out`]). Returns the layout and its warnings.
+pub fn lay_out_slots(
+    fabric: &Fabric,
+    traffic: &SlotTraffic,
+    spec: LayoutSpec,
+    seed: u64,
+) -> Result<(RankLayout, Vec<String>), SlotLayoutError> {
+    if traffic.slots as usize > fabric.num_hosts() {
+        return Err(SlotLayoutError::TooFewHosts {
+            ranks: traffic.ranks,
+            ranks_per_host: traffic.ranks_per_host,
+            slots: traffic.slots,
+            hosts: fabric.num_hosts(),
+        });
+    }
+    let spec = LayoutSpec {
+        commsize: traffic.slots as usize,
+        ..spec
+    };
+    Ok(crate::engine::request::lay_out(fabric, &spec, seed)?)
 }
 
 /// How a weighted simulation runs; validated by the caller.
@@ -367,7 +456,11 @@ fn memory_estimate(config: &WeightedConfig, num_edges: usize, workers: usize) ->
     let per_edge = 20 + if config.links { 40 } else { 0 };
     let worker = Estimate::new("").add(num_edges as u128, "per-link counters", per_edge);
     Estimate::new(format!("a simulation of {} runs", config.runs))
-        .add(config.runs as u128, "per-run results", 80)
+        .add(
+            config.runs as u128,
+            "per-run results",
+            BYTES_PER_RUN as u128,
+        )
         .add_times(workers as u128, &worker)
 }
 

@@ -1,7 +1,8 @@
 //! Running one cell: the simulation `orcs -i` would run for it, and its record, a
 //! result or the reason it cannot run (not yet sealed, see [`super::seal`]).
 
-use super::{Cell, CellError, Plan};
+use super::traffic::simulate_traffic_cell;
+use super::{Cell, CellError, CellWorkload, LoadedTraffic, Plan};
 use crate::engine::metric::{
     acc_band, acc_band_bins, hottest_edges, weight_counts, MetricKind, Summaries,
 };
@@ -9,22 +10,28 @@ use crate::engine::request::{PrepareError, SimRequest};
 use crate::engine::unit::{SimOutcome, SimulationError};
 use crate::fabric::{Fabric, LoadedFabric};
 use crate::limits::{LimitError, MemoryLimit};
+use crate::workload::pattern::Pattern;
 use serde_json::Value;
 
 /// Most congested links a get_cable_cong record lists.
 const HOT_LINKS: usize = 10;
 
-/// Runs one cell on its loaded fabric within `memory` and returns its record (not yet
-/// sealed), an `error` record when the cell cannot run (too few hosts, a size out of
-/// range, broken routes, a pattern without traffic for a metric that needs some): those
-/// are as final as results, since the same cell fails the same way again. A cell that
-/// needs more than `memory` is an error instead: that depends on the machine, not on the
-/// cell, so it must stay pending. `progress` receives the runs done. O(runs × pairs ×
-/// hops), like `orcs -i`.
+/// Runs one cell on its loaded fabric (and, for a traffic cell, its loaded `traffic`)
+/// within `memory` and returns its record (not yet sealed), an `error` record when the
+/// cell cannot run (too few hosts, a size out of range, broken routes, a pattern without
+/// traffic for a metric that needs some, a traffic matrix at a size or metric `-p
+/// matrix` refuses): those are as final as results, since the same cell fails the same
+/// way again. A cell that needs more than `memory` is an error instead: that depends on
+/// the machine, not on the cell, so it must stay pending. `progress` receives the runs
+/// done. O(runs × pairs × hops), like `orcs -i`.
+///
+/// # Panics
+/// When a traffic cell is given no `traffic`.
 pub fn run_cell(
     plan: &Plan,
     cell: &Cell,
     loaded: &LoadedFabric,
+    traffic: Option<&LoadedTraffic>,
     memory: MemoryLimit,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Value, LimitError> {
@@ -44,8 +51,19 @@ pub fn run_cell(
         "orcs_version": env!("CARGO_PKG_VERSION"),
         "command": plan.command(cell),
     });
-    let result = simulate_cell(plan, cell, loaded, memory, progress);
     let obj = record.as_object_mut().expect("an object");
+    let result = match &cell.workload {
+        CellWorkload::Pattern(pattern) => {
+            simulate_cell(plan, cell, pattern, loaded, memory, progress)
+        }
+        CellWorkload::Traffic(t) => {
+            let source = &plan.traffic[*t];
+            obj.insert("traffic".into(), source.path.clone().into());
+            obj.insert("trace_options".into(), source.flags_text().into());
+            let traffic = traffic.expect("a traffic cell runs with its traffic");
+            simulate_traffic_cell(plan, cell, loaded, traffic, memory, progress)
+        }
+    };
     match result {
         Ok((hosts, result)) => {
             obj.insert("hosts".into(), hosts.into());
@@ -63,12 +81,13 @@ pub fn run_cell(
     Ok(record)
 }
 
-/// The simulation of a cell: (communicator size used, result object). The cell is
+/// The simulation of a pattern cell: (communicator size used, result object). The cell is
 /// sized, checked and laid out as `orcs -i` does it ([`SimRequest`]), with ORCS's
 /// defaults for everything the plan does not set.
 fn simulate_cell(
     plan: &Plan,
     cell: &Cell,
+    pattern: &Pattern,
     loaded: &LoadedFabric,
     memory: MemoryLimit,
     progress: &(dyn Fn(u64) + Sync),
@@ -76,7 +95,7 @@ fn simulate_cell(
     let fabric = &loaded.fabric;
     let request = SimRequest {
         commsize: cell.commsize,
-        ..SimRequest::new(cell.parsed.clone(), cell.metric, plan.runs)
+        ..SimRequest::new(pattern.clone(), cell.metric, plan.runs)
     };
     let shape = request.shape(fabric.num_hosts()).map_err(|e| match e {
         PrepareError::NoTraffic { commsize, .. } => CellError::NoTraffic {

@@ -3,8 +3,9 @@
 //! crash, resumption, deterministic shards and merging.
 //!
 //! Every cell is exactly the simulation `orcs -i FABRIC -p PATTERN [-a ARG] -s SIZE
-//! --metric METRIC -n RUNS --seed SEED` performs, so any record can be reproduced by the
-//! command it carries. A record is one line: a JSON object whose last member is
+//! --metric METRIC -n RUNS --seed SEED` performs, or for a traffic file of the plan
+//! `orcs -i FABRIC -p matrix --traffic FILE [trace flags] -s SIZE …`, so any record can be
+//! reproduced by the command it carries. A record is one line: a JSON object whose last member is
 //! `"crc":"xxxxxxxx"`, the CRC-32 of the line's text before that member (with `}` in its
 //! place). A line that is cut short or altered fails the check; only the file's last line
 //! can be cut short by a crash (records are appended whole and synced), so a resumed scan
@@ -17,26 +18,33 @@
 //! those of one process.
 //!
 //! This file owns the folder's errors. [`plan`] reads plans into cells, [`cell`] runs one
-//! cell into its record, [`record`] seals, reads and merges records, [`run`] runs a
+//! cell into its record ([`traffic`] reads a plan's traffic files and runs their cells as
+//! `-p matrix` does), [`record`] seals, reads and merges records, [`run`] runs a
 //! plan's pending cells (resumed, sharded, shared out over MPI ranks) and [`cache`] keeps
 //! each fabric of a plan as a binary cache beside the results. The summary CSV and the
 //! `--dry-run` table are formats: [`crate::report::scan`] writes them.
 //!
 //! May use: [`crate::engine`] (every cell is a
 //! [`SimRequest`](crate::engine::request::SimRequest), its statistics come from
-//! [`crate::engine::metric`]), [`crate::fabric`], [`crate::gen`] and [`crate::routing`]
-//! (fabrics of a plan), [`crate::workload`] (patterns) and [`crate::limits`] (the memory
-//! the cells running at the same time may use).
+//! [`crate::engine::metric`]; a traffic cell is a
+//! [`WeightedSimulation`](crate::engine::weighted::WeightedSimulation)), [`crate::fabric`],
+//! [`crate::gen`] and [`crate::routing`] (fabrics of a plan), [`crate::workload`]
+//! (patterns, traffic matrices), [`crate::trace`] (what of a DUMPI trace counts) and
+//! [`crate::limits`] (the memory the cells running at the same time may use).
 
 pub mod cache;
 mod cell;
 mod plan;
 mod record;
 pub mod run;
+mod traffic;
 
 pub use cell::run_cell;
-pub use plan::{parse_plan, read_plan, Cell, FabricSource, Plan};
+pub use plan::{
+    parse_plan, read_plan, Cell, CellWorkload, FabricSource, Plan, TraceFlag, TrafficSource,
+};
 pub use record::{merge, read_results, record_key, seal, unseal, Merged, PlanRef, Record};
+pub use traffic::{load_traffic, LoadedTraffic};
 
 use crate::engine::request::PrepareError;
 use crate::error::LocatedError;
@@ -140,6 +148,25 @@ pub(crate) enum CellError {
         /// Pairs checked.
         pairs: u64,
     },
+    /// A traffic matrix at a communicator size other than 0, which `-p matrix` refuses.
+    #[error("commsize {commsize} does not apply to a traffic matrix: its ranks decide the hosts (commsize 0 runs it)")]
+    MatrixCommsize {
+        /// The communicator size.
+        commsize: u64,
+    },
+    /// A traffic matrix with a metric of unit-weight messages, which `-p matrix` refuses.
+    #[error("metric {metric} counts unit-weight messages; a traffic matrix runs sum_max_cong (largest link load in bytes), hist_acc_band (byte-weighted bandwidth fraction) or get_cable_cong (bytes per link)")]
+    MatrixMetric {
+        /// The metric.
+        metric: crate::engine::metric::MetricKind,
+    },
+    /// An edge of the fabric has a capacity that is not a positive number.
+    #[error(transparent)]
+    Capacity(#[from] LocatedError),
+    /// The traffic matrix needs more hosts than the fabric has, or its hosts cannot be
+    /// chosen.
+    #[error(transparent)]
+    Slots(#[from] crate::engine::weighted::SlotLayoutError),
     /// The cell needs more memory than the scan may use. Never written into a record:
     /// it is a property of the machine, so [`run_cell`] returns it as an error.
     #[error(transparent)]

@@ -1,13 +1,19 @@
 //! Plans: the TOML file of a scan read into its fabrics (globs expanded, one generated
-//! fabric per routing) and its cells (fabric × pattern × communicator size × metric),
-//! with the key that identifies a cell's result and the command that reproduces it.
+//! fabric per routing), its traffic files (globs expanded, with what of a trace counts)
+//! and its cells (fabric × pattern × communicator size × metric), with the key that
+//! identifies a cell's result and the command that reproduces it.
 
 use super::{located, ScanError};
 use crate::engine::metric::MetricKind;
+use crate::trace::collective::AlgorithmChoice;
+use crate::trace::traffic::{Collectives, TrafficOptions, Window};
 use crate::workload::pattern::Pattern;
 use serde::Deserialize;
+use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
+use toml::Spanned;
 
 /// Where a fabric of the plan comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,6 +42,57 @@ impl FabricSource {
     }
 }
 
+/// A trace flag of `orcs -p matrix` and its value, e.g. `("--phase", "solve")`.
+pub type TraceFlag = (&'static str, String);
+
+/// A traffic file of the plan: what `orcs -p matrix --traffic FILE [trace flags]` reads.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrafficSource {
+    /// The file, as the plan's path leads to it.
+    pub path: String,
+    /// The trace flags the plan sets, as `orcs -p matrix` takes them: (flag, value as
+    /// written). Empty but for a DUMPI trace's `.meta`; `--collectives expand`, the
+    /// default, is left out.
+    pub flags: Vec<TraceFlag>,
+    /// What of a DUMPI trace counts, as the flags select it.
+    pub options: TrafficOptions,
+    /// The plan's line of the entry that names the file, for errors in reading it.
+    pub line: Option<usize>,
+}
+
+impl TrafficSource {
+    /// The trace flags as the command line gives them (empty without any).
+    pub fn flags_text(&self) -> String {
+        let mut s = String::new();
+        for (flag, value) in &self.flags {
+            let _ = write!(
+                s,
+                "{}{flag} {}",
+                if s.is_empty() { "" } else { " " },
+                shell_word(value)
+            );
+        }
+        s
+    }
+
+    /// The text naming the traffic in keys and summaries: the file, then its trace flags.
+    pub fn label(&self) -> String {
+        match self.flags_text() {
+            flags if flags.is_empty() => self.path.clone(),
+            flags => format!("{} {flags}", self.path),
+        }
+    }
+}
+
+/// What a cell simulates.
+#[derive(Debug, Clone, PartialEq)]
+pub enum CellWorkload {
+    /// A synthetic pattern (`-p NAME [-a ARG]`).
+    Pattern(Pattern),
+    /// A traffic matrix (`-p matrix --traffic FILE`): an index into [`Plan::traffic`].
+    Traffic(usize),
+}
+
 /// One cell: a simulation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cell {
@@ -43,12 +100,12 @@ pub struct Cell {
     pub index: usize,
     /// Index into [`Plan::fabrics`].
     pub fabric: usize,
-    /// Pattern name as written in the plan.
+    /// Pattern name as written in the plan (`matrix` for a traffic file).
     pub pattern: String,
     /// Pattern argument, if any.
     pub arg: Option<String>,
-    /// The parsed pattern.
-    pub parsed: Pattern,
+    /// What the cell simulates.
+    pub workload: CellWorkload,
     /// Communicator size (0: all hosts, rounded down to even).
     pub commsize: u64,
     /// Metric.
@@ -66,6 +123,8 @@ pub struct Plan {
     pub seed: u64,
     /// The fabrics, globs expanded, in plan order.
     pub fabrics: Vec<FabricSource>,
+    /// The traffic files, globs expanded, in plan order; each (file, trace flags) once.
+    pub traffic: Vec<TrafficSource>,
     /// The cells.
     pub cells: Vec<Cell>,
     /// The plan's identity, fixed when it is read: see [`Plan::identity_of`]. Every
@@ -101,13 +160,18 @@ impl Plan {
     }
 
     /// The key identifying a cell's result, independent of its position in the plan:
-    /// every parameter that changes the numbers.
+    /// every parameter that changes the numbers (a traffic file's label in the place of
+    /// the pattern argument).
     pub fn key(&self, cell: &Cell) -> String {
+        let arg = match &cell.workload {
+            CellWorkload::Traffic(t) => Cow::Owned(self.traffic[*t].label()),
+            CellWorkload::Pattern(_) => Cow::Borrowed(cell.arg.as_deref().unwrap_or("")),
+        };
         format!(
             "{}|{}|{}|{}|{}|{}|{}",
             self.fabrics[cell.fabric].label(),
             cell.pattern,
-            cell.arg.as_deref().unwrap_or(""),
+            arg,
             cell.commsize,
             cell.metric,
             self.runs,
@@ -135,6 +199,13 @@ impl Plan {
         if let Some(a) = &cell.arg {
             let _ = write!(s, " -a '{a}'");
         }
+        if let CellWorkload::Traffic(t) = cell.workload {
+            let traffic = &self.traffic[t];
+            let _ = write!(s, " --traffic {}", shell_word(&traffic.path));
+            if !traffic.flags.is_empty() {
+                let _ = write!(s, " {}", traffic.flags_text());
+            }
+        }
         let _ = write!(
             s,
             " -s {} --metric {} -n {} --seed {}",
@@ -153,6 +224,17 @@ impl Plan {
     }
 }
 
+/// `word` as one word of a POSIX shell command: as it is when it holds no character the
+/// shell treats specially, else in single quotes.
+fn shell_word(word: &str) -> Cow<'_, str> {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_./:=,+-@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        Cow::Borrowed(word)
+    } else {
+        Cow::Owned(format!("'{}'", word.replace('\'', "'\\''")))
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawPlan {
@@ -160,7 +242,7 @@ struct RawPlan {
     #[serde(default)]
     seed: u64,
     fabrics: Vec<RawFabric>,
-    patterns: Vec<RawPattern>,
+    patterns: Vec<Spanned<toml::Value>>,
     #[serde(default = "default_sizes")]
     commsizes: Vec<u64>,
     metrics: Vec<String>,
@@ -188,19 +270,31 @@ enum OneOrMany {
     Many(Vec<String>),
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum RawPattern {
-    Name(String),
-    Full {
+/// A pattern of the plan.
+enum PlanPattern {
+    /// A synthetic pattern: its name and argument as written, and the parsed pattern.
+    Synthetic {
         name: String,
-        #[serde(default)]
         arg: Option<String>,
+        parsed: Pattern,
     },
+    /// A traffic file: an index into the plan's traffic.
+    Traffic(usize),
 }
 
-/// A pattern of the plan: its name and argument as written, and the parsed pattern.
-type PlanPattern = (String, Option<String>, Pattern);
+/// The keys of a pattern table.
+const PATTERN_KEYS: [&str; 7] = [
+    "name",
+    "arg",
+    "traffic",
+    "collectives",
+    "algorithms",
+    "window",
+    "phase",
+];
+
+/// The keys of a pattern table that choose what of a DUMPI trace counts.
+const TRACE_KEYS: [&str; 4] = ["collectives", "algorithms", "window", "phase"];
 
 /// The plan's text, for errors that name the line of what they are about.
 struct PlanText<'a> {
@@ -216,6 +310,14 @@ impl PlanText<'_> {
             .position(|l| l.contains(needle))
             .map(|i| i + 1);
         located(self.path, line, message)
+    }
+
+    /// The 1-based line of byte `offset`.
+    fn line_of(&self, offset: usize) -> usize {
+        self.text[..offset.min(self.text.len())]
+            .matches('\n')
+            .count()
+            + 1
     }
 }
 
@@ -244,9 +346,11 @@ pub fn parse_plan(text: &str, path: &str) -> Result<Plan, ScanError> {
     for f in raw.fabrics {
         fabrics.extend(fabric_sources(&at, base, f)?);
     }
-    let patterns = (raw.patterns.into_iter())
-        .map(|p| plan_pattern(&at, p))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut traffic = Vec::new();
+    let mut patterns = Vec::new();
+    for p in raw.patterns {
+        patterns.extend(plan_patterns(&at, base, p, &mut traffic)?);
+    }
     let metrics = (raw.metrics.iter())
         .map(|m| plan_metric(&at, m))
         .collect::<Result<Vec<_>, _>>()?;
@@ -266,6 +370,7 @@ pub fn parse_plan(text: &str, path: &str) -> Result<Plan, ScanError> {
         runs: raw.runs,
         seed: raw.seed,
         fabrics,
+        traffic,
         cells,
         identity: String::new(),
     };
@@ -294,17 +399,8 @@ fn fabric_sources(
                     format!("fabric '{p}': routing applies to gen fabrics (a file carries its own)"),
                 ));
             }
-            let full = base.join(&p);
-            let pattern = full.to_string_lossy().into_owned();
-            let mut matched: Vec<String> = glob::glob(&pattern)
-                .map_err(|e| at.error(&p, format!("bad glob '{p}': {e}")))?
-                .filter_map(Result::ok)
-                .map(|pb| pb.to_string_lossy().into_owned())
-                .collect();
-            matched.sort();
-            if matched.is_empty() {
-                return Err(at.error(&p, format!("fabric '{p}' matches no file")));
-            }
+            let matched = glob_files(base, &p)
+                .map_err(|e| at.error(&p, format!("fabric {e}")))?;
             Ok(matched.into_iter().map(FabricSource::File).collect())
         }
         (None, Some(spec)) => Ok(routings
@@ -321,15 +417,178 @@ fn fabric_sources(
     }
 }
 
-/// A pattern entry: a name, or a name with its argument.
-fn plan_pattern(at: &PlanText, p: RawPattern) -> Result<PlanPattern, ScanError> {
-    let (name, arg) = match p {
-        RawPattern::Name(n) => (n, None),
-        RawPattern::Full { name, arg } => (name, arg),
+/// The files glob `pattern` matches relative to `base`, sorted; an error text (to be
+/// prefixed with what the pattern names) when it is malformed or matches nothing.
+fn glob_files(base: &Path, pattern: &str) -> Result<Vec<String>, String> {
+    let full = base.join(pattern).to_string_lossy().into_owned();
+    let mut matched: Vec<String> = glob::glob(&full)
+        .map_err(|e| format!("'{pattern}': bad glob: {e}"))?
+        .filter_map(Result::ok)
+        .map(|pb| pb.to_string_lossy().into_owned())
+        .collect();
+    matched.sort();
+    if matched.is_empty() {
+        return Err(format!("'{pattern}' matches no file"));
+    }
+    Ok(matched)
+}
+
+/// The patterns of one entry: a name; a table with a name and an argument; or a table
+/// naming pattern `matrix` with traffic files (a glob, relative to `base`) and what of a
+/// trace counts, each file added to `traffic` once. Errors are at the entry's line.
+fn plan_patterns(
+    at: &PlanText,
+    base: &Path,
+    entry: Spanned<toml::Value>,
+    traffic: &mut Vec<TrafficSource>,
+) -> Result<Vec<PlanPattern>, ScanError> {
+    let line = at.line_of(entry.span().start);
+    let fail = |message: String| located(at.path, Some(line), message);
+    let table = match entry.into_inner() {
+        toml::Value::String(name) => return Ok(vec![synthetic(name, None, &fail)?]),
+        toml::Value::Table(table) => table,
+        other => {
+            return Err(fail(format!(
+                "a pattern is a name or a table such as {{ name = \"neighbor\", arg = \"4\" }}, not {} {}",
+                if other.is_array() || other.is_integer() { "an" } else { "a" },
+                other.type_str()
+            )))
+        }
     };
+    let mut fields = BTreeMap::new();
+    for (key, value) in table {
+        if !PATTERN_KEYS.contains(&key.as_str()) {
+            return Err(fail(format!(
+                "unknown key '{key}' in a pattern (expected {})",
+                PATTERN_KEYS.join(", ")
+            )));
+        }
+        let toml::Value::String(text) = value else {
+            return Err(fail(format!("pattern key '{key}' must be a string")));
+        };
+        fields.insert(key, text);
+    }
+    let name =
+        (fields.remove("name")).ok_or_else(|| fail("a pattern table needs a name".into()))?;
+    let arg = fields.remove("arg");
+    let Some(files) = fields.remove("traffic") else {
+        if let Some(key) = TRACE_KEYS.iter().find(|k| fields.contains_key(**k)) {
+            return Err(fail(format!(
+                "{key} chooses what of a DUMPI trace counts: it goes with name = \"matrix\" and traffic = a trace's .meta file"
+            )));
+        }
+        return Ok(vec![synthetic(name, arg, &fail)?]);
+    };
+    if name != "matrix" {
+        return Err(fail(format!(
+            "traffic is the workload of pattern 'matrix', not of '{name}'"
+        )));
+    }
+    if arg.is_some() {
+        return Err(fail(
+            "arg does not apply to pattern 'matrix': its traffic is its workload".into(),
+        ));
+    }
+    let (flags, options) = trace_options(&fields, &fail)?;
+    // Any trace key, the default `collectives = "expand"` too, as -p matrix refuses any
+    // trace flag with another file.
+    let for_a_trace = TRACE_KEYS.iter().any(|k| fields.contains_key(*k));
+    let paths = glob_files(base, &files).map_err(|e| fail(format!("traffic {e}")))?;
+    let mut patterns = Vec::with_capacity(paths.len());
+    for path in paths {
+        if for_a_trace && !path.ends_with(".meta") {
+            return Err(fail(format!(
+                "collectives, algorithms, window and phase choose what of a DUMPI trace counts; '{path}' is not a trace's .meta file"
+            )));
+        }
+        let source = TrafficSource {
+            path,
+            flags: flags.clone(),
+            options: options.clone(),
+            line: Some(line),
+        };
+        let same = |t: &TrafficSource| t.path == source.path && t.flags == source.flags;
+        let index = match traffic.iter().position(same) {
+            Some(i) => i,
+            None => {
+                traffic.push(source);
+                traffic.len() - 1
+            }
+        };
+        patterns.push(PlanPattern::Traffic(index));
+    }
+    Ok(patterns)
+}
+
+/// A synthetic pattern by name, with its argument.
+fn synthetic(
+    name: String,
+    arg: Option<String>,
+    fail: &dyn Fn(String) -> ScanError,
+) -> Result<PlanPattern, ScanError> {
+    if name == "matrix" {
+        return Err(fail(
+            "pattern 'matrix' needs traffic = FILE (a traffic matrix or a DUMPI trace's .meta; a glob, relative to the plan), as -p matrix needs --traffic".into(),
+        ));
+    }
     let parsed = Pattern::parse(&name, arg.as_deref())
-        .map_err(|e| at.error(&name, format!("pattern '{name}': {e}")))?;
-    Ok((name, arg, parsed))
+        .map_err(|e| fail(format!("pattern '{name}': {e}")))?;
+    Ok(PlanPattern::Synthetic { name, arg, parsed })
+}
+
+/// The trace keys of a pattern table as the flags of `orcs -p matrix` (values as
+/// written) and the options they select, checked as the simulator checks its flags.
+fn trace_options(
+    fields: &BTreeMap<String, String>,
+    fail: &dyn Fn(String) -> ScanError,
+) -> Result<(Vec<TraceFlag>, TrafficOptions), ScanError> {
+    let mut flags = Vec::new();
+    let exclude = match fields.get("collectives").map(String::as_str) {
+        None | Some("expand") => false,
+        Some("exclude") => true,
+        Some(other) => {
+            return Err(fail(format!(
+                "collectives = '{other}': expected expand or exclude"
+            )))
+        }
+    };
+    if exclude {
+        flags.push(("--collectives", "exclude".to_string()));
+    }
+    let mut choice = AlgorithmChoice::automatic();
+    if let Some(text) = fields.get("algorithms") {
+        if exclude {
+            return Err(fail(
+                "algorithms chooses how collectives expand: it cannot go with collectives = \"exclude\"".into(),
+            ));
+        }
+        choice = AlgorithmChoice::parse(text)
+            .map_err(|e| fail(format!("algorithms = '{text}': {e}")))?;
+        flags.push(("--algorithms", text.clone()));
+    }
+    let window = match fields.get("window") {
+        Some(text) => {
+            let window =
+                Window::parse(text).map_err(|e| fail(format!("window = '{text}': {e}")))?;
+            flags.push(("--window", text.clone()));
+            Some(window)
+        }
+        None => None,
+    };
+    let phase = fields.get("phase").cloned();
+    if let Some(text) = &phase {
+        flags.push(("--phase", text.clone()));
+    }
+    let options = TrafficOptions {
+        collectives: if exclude {
+            Collectives::Exclude
+        } else {
+            Collectives::Expand(choice)
+        },
+        window,
+        phase,
+    };
+    Ok((flags, options))
 }
 
 /// A metric entry, by its option name.
@@ -356,15 +615,21 @@ fn cells(
 ) -> Vec<Cell> {
     let mut cells = Vec::new();
     for f in 0..fabrics {
-        for (name, arg, parsed) in patterns {
+        for p in patterns {
+            let (name, arg, workload) = match p {
+                PlanPattern::Synthetic { name, arg, parsed } => {
+                    (name.as_str(), arg, CellWorkload::Pattern(parsed.clone()))
+                }
+                PlanPattern::Traffic(t) => ("matrix", &None, CellWorkload::Traffic(*t)),
+            };
             for &commsize in commsizes {
                 for &metric in metrics {
                     cells.push(Cell {
                         index: cells.len(),
                         fabric: f,
-                        pattern: name.clone(),
+                        pattern: name.to_string(),
                         arg: arg.clone(),
-                        parsed: parsed.clone(),
+                        workload: workload.clone(),
                         commsize,
                         metric,
                     });
@@ -461,5 +726,136 @@ mod tests {
         );
         assert_eq!(e.line, Some(5));
         assert!(e.message.contains("routing applies to gen fabrics"), "{e}");
+    }
+
+    /// A folder with two CSV matrices and a trace's `.meta` (parsing a plan only globs
+    /// them), and the plan `patterns` written into it.
+    fn traffic_plan(patterns: &str) -> (tempfile::TempDir, String, String) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("m")).unwrap();
+        for f in ["m/b.csv", "m/a.csv", "t.meta"] {
+            std::fs::write(dir.path().join(f), "").unwrap();
+        }
+        let text = format!(
+            "runs = 5\nmetrics = [\"sum_max_cong\"]\npatterns = [\"bisect\",\n  {patterns}]\n\
+             [[fabrics]]\ngen = \"kary-ntree:k=2,n=3\"\n"
+        );
+        let path = dir.path().join("p.toml").to_string_lossy().into_owned();
+        (dir, text, path)
+    }
+
+    #[test]
+    fn traffic_patterns_expand_globs_with_their_trace_options() {
+        let (dir, text, path) = traffic_plan(
+            "{ name = \"matrix\", traffic = \"m/*.csv\" },\n  \
+             { name = \"matrix\", traffic = \"t.meta\", collectives = \"exclude\", window = \"0:1.5\", phase = \"solve it\" }",
+        );
+        let plan = parse_plan(&text, &path).unwrap();
+        let at = |f: &str| dir.path().join(f).to_string_lossy().into_owned();
+        let files: Vec<&str> = plan.traffic.iter().map(|t| t.path.as_str()).collect();
+        assert_eq!(files, [at("m/a.csv"), at("m/b.csv"), at("t.meta")]);
+        assert_eq!(plan.cells.len(), 4);
+        assert_eq!(plan.cells[1].workload, CellWorkload::Traffic(0));
+        assert_eq!(
+            (plan.cells[1].pattern.as_str(), plan.traffic[0].line),
+            ("matrix", Some(4))
+        );
+        let trace = &plan.traffic[2];
+        assert_eq!(trace.line, Some(5));
+        assert_eq!(
+            trace.options,
+            TrafficOptions {
+                collectives: Collectives::Exclude,
+                window: Some(Window {
+                    start_ns: 0,
+                    end_ns: 1_500_000_000
+                }),
+                phase: Some("solve it".into()),
+            }
+        );
+        assert_eq!(
+            plan.key(&plan.cells[3]),
+            format!(
+                "gen:kary-ntree:k=2,n=3|matrix|{} --collectives exclude --window 0:1.5 --phase 'solve it'|0|sum_max_cong|5|0",
+                at("t.meta")
+            )
+        );
+        assert_eq!(
+            plan.command(&plan.cells[3]),
+            format!(
+                "orcs gen kary-ntree:k=2,n=3 -o fabric.orcsfab && orcs -i fabric.orcsfab -p matrix --traffic {} \
+                 --collectives exclude --window 0:1.5 --phase 'solve it' -s 0 --metric sum_max_cong -n 5 --seed 0",
+                at("t.meta")
+            )
+        );
+        assert!(plan
+            .command(&plan.cells[1])
+            .contains(&format!("-p matrix --traffic {} -s 0", at("m/a.csv"))));
+        // The files or an option changed: another plan; the text spaced otherwise: the same.
+        let other =
+            |from: &str, to: &str| parse_plan(&text.replace(from, to), &path).unwrap().identity;
+        assert_ne!(other("m/*.csv", "m/a.csv"), plan.identity);
+        assert_ne!(other("solve it", "solve"), plan.identity);
+        assert_ne!(other("collectives = \"exclude\", ", ""), plan.identity);
+        assert_eq!(other("\"bisect\",", "\"bisect\", "), plan.identity);
+    }
+
+    #[test]
+    fn a_traffic_file_named_twice_is_read_once() {
+        let (_dir, text, path) = traffic_plan(
+            "{ name = \"matrix\", traffic = \"m/a.csv\" }, { name = \"matrix\", traffic = \"m/*.csv\" },\n  \
+             { name = \"matrix\", traffic = \"t.meta\" }, { name = \"matrix\", traffic = \"t.meta\", phase = \"x\" }",
+        );
+        let plan = parse_plan(&text, &path).unwrap();
+        // a, a, b, t, t with a phase: four files to read, five patterns.
+        assert_eq!(plan.traffic.len(), 4);
+        let used: Vec<&CellWorkload> = plan.cells[1..].iter().map(|c| &c.workload).collect();
+        let t = CellWorkload::Traffic;
+        assert_eq!(used, [&t(0), &t(0), &t(1), &t(2), &t(3)]);
+        // Expanding collectives is the default: written or not, one file to read.
+        let expand = text.replace("\"t.meta\" }", "\"t.meta\", collectives = \"expand\" }");
+        let plan = parse_plan(&expand, &path).unwrap();
+        assert_eq!(plan.traffic.len(), 4);
+        assert!(plan.traffic[2].flags.is_empty());
+    }
+
+    #[test]
+    fn traffic_entries_are_refused_at_their_line() {
+        let cases = [
+            ("{ name = \"matrix\", traffic = \"m/*.csv\", phase = \"x\" }", "'", "is not a trace's .meta file"),
+            ("{ name = \"matrix\", traffic = \"m/a.csv\", collectives = \"expand\" }", "'", "is not a trace's .meta file"),
+            ("{ name = \"matrix\", traffic = \"none/*.csv\" }", "'none/*.csv' matches no file", ""),
+            ("{ name = \"matrix\", traffic = \"t.meta\", colectives = \"exclude\" }", "unknown key 'colectives'", "expected name, arg, traffic"),
+            ("{ name = \"bisect\", traffic = \"t.meta\" }", "traffic is the workload of pattern 'matrix', not of 'bisect'", ""),
+            ("\"matrix\"", "pattern 'matrix' needs traffic = FILE", ""),
+            ("{ name = \"matrix\" }", "pattern 'matrix' needs traffic = FILE", ""),
+            ("{ name = \"matrix\", traffic = \"t.meta\", arg = \"4\" }", "arg does not apply to pattern 'matrix'", ""),
+            ("{ name = \"bisect\", window = \"0:1\" }", "window chooses what of a DUMPI trace counts", ""),
+            ("{ name = \"matrix\", traffic = \"t.meta\", collectives = \"exclude\", algorithms = \"bcast=binomial\" }", "cannot go with collectives = \"exclude\"", ""),
+            ("{ name = \"matrix\", traffic = \"t.meta\", collectives = \"skip\" }", "collectives = 'skip': expected expand or exclude", ""),
+            ("{ name = \"matrix\", traffic = \"t.meta\", algorithms = \"bcast=ring\" }", "algorithms = 'bcast=ring'", "bcast"),
+            ("{ name = \"matrix\", traffic = \"t.meta\", window = \"2:1\" }", "window = '2:1': the window 2:1 is empty", ""),
+            ("{ name = \"matrix\", traffic = \"t.meta\", window = 1 }", "pattern key 'window' must be a string", ""),
+            ("{ traffic = \"t.meta\" }", "a pattern table needs a name", ""),
+            ("7", "a pattern is a name or a table", "not an integer"),
+            ("{ name = \"neighbor\", arg = \"x\" }", "pattern 'neighbor'", ""),
+        ];
+        for (entry, needle, also) in cases {
+            let (dir, text, path) = traffic_plan(entry);
+            let e = located_error(parse_plan(&text, &path).unwrap_err());
+            assert_eq!(
+                (e.path.as_str(), e.line),
+                (path.as_str(), Some(4)),
+                "{entry}: {e}"
+            );
+            assert!(
+                e.message.contains(needle) && e.message.contains(also),
+                "{entry}: {e}"
+            );
+            if entry.contains("phase") || entry.contains("expand") {
+                let csv = dir.path().join("m/a.csv").to_string_lossy().into_owned();
+                assert!(e.message.contains(&csv), "names the file: {e}");
+            }
+        }
     }
 }

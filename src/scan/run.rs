@@ -9,10 +9,14 @@
 //! into the results file and removes them.
 
 use super::cache::{cache_dir, load_fabric};
-use super::{merge, read_results, run_cell, seal, Cell, Merged, Plan, ScanError};
+use super::{
+    load_traffic, merge, read_results, run_cell, seal, Cell, CellWorkload, LoadedTraffic, Merged,
+    Plan, ScanError,
+};
 use crate::engine::metric::MetricKind;
 use crate::engine::ranks::Ranks;
 use crate::engine::unit::bytes_per_run;
+use crate::engine::weighted;
 use crate::fabric::LoadedFabric;
 use crate::limits::{self, MemoryLimit};
 use rayon::prelude::*;
@@ -42,6 +46,9 @@ pub struct ScanRun {
     ranks: Ranks,
     /// The loaded fabrics, by index into `plan.fabrics` (only those a pending cell needs).
     fabrics: Vec<Option<LoadedFabric>>,
+    /// The read traffic files, by index into `plan.traffic` (only those a pending cell
+    /// needs).
+    traffic: Vec<Option<LoadedTraffic>>,
     /// The memory the scan may use, shared by the cells that run at the same time.
     memory: MemoryLimit,
 }
@@ -105,6 +112,7 @@ impl ScanRun {
         // Every rank must share out the same pending list: none writes before all have read.
         ranks.barrier();
         let fabrics = (0..plan.fabrics.len()).map(|_| None).collect();
+        let traffic = (0..plan.traffic.len()).map(|_| None).collect();
         Ok(ScanRun {
             plan,
             cells,
@@ -116,6 +124,7 @@ impl ScanRun {
             leftover_parts,
             ranks,
             fabrics,
+            traffic,
             memory,
         })
     }
@@ -135,27 +144,44 @@ impl ScanRun {
         self.pending.len()
     }
 
-    /// Loads (from the cache beside the results when possible) every fabric a pending
-    /// cell needs, once; `loaded` sees each one, e.g. to show its warnings.
-    pub fn load_fabrics(&mut self, loaded: &mut dyn FnMut(&LoadedFabric)) -> Result<(), ScanError> {
-        let mut needed: Vec<usize> = self
-            .pending
-            .iter()
-            .map(|&c| self.plan.cells[c].fabric)
+    /// Loads every input a pending cell needs, once: the fabrics (from the cache beside
+    /// the results when possible) and the traffic files. `loaded` sees each fabric, e.g.
+    /// to show its warnings.
+    pub fn load_inputs(&mut self, loaded: &mut dyn FnMut(&LoadedFabric)) -> Result<(), ScanError> {
+        let pending = || self.pending.iter().map(|&c| &self.plan.cells[c]);
+        let mut fabrics: Vec<usize> = pending().map(|c| c.fabric).collect();
+        let mut traffic: Vec<usize> = pending()
+            .filter_map(|c| match c.workload {
+                CellWorkload::Traffic(t) => Some(t),
+                CellWorkload::Pattern(_) => None,
+            })
             .collect();
-        needed.sort_unstable();
-        needed.dedup();
+        for needed in [&mut fabrics, &mut traffic] {
+            needed.sort_unstable();
+            needed.dedup();
+        }
         let dir = cache_dir(&self.output);
-        for f in needed {
+        for f in fabrics {
             let fabric = load_fabric(&self.plan.fabrics[f], &dir, self.memory)?;
             loaded(&fabric);
             self.fabrics[f] = Some(fabric);
         }
+        for t in traffic {
+            self.traffic[t] = Some(load_traffic(&self.plan, &self.plan.traffic[t])?);
+        }
         Ok(())
     }
 
+    /// The loaded traffic of `cell`, if it is a traffic cell whose file is read.
+    fn traffic_of(&self, cell: &Cell) -> Option<&LoadedTraffic> {
+        match cell.workload {
+            CellWorkload::Traffic(t) => self.traffic[t].as_ref(),
+            CellWorkload::Pattern(_) => None,
+        }
+    }
+
     /// Every cell of the shard, whether it is done and, when not, how long it should take:
-    /// a few runs are timed and scaled to the plan's run count. Needs [`ScanRun::load_fabrics`].
+    /// a few runs are timed and scaled to the plan's run count. Needs [`ScanRun::load_inputs`].
     pub fn dry_run(&self) -> Vec<Estimate<'_>> {
         let sample = Plan {
             runs: self.plan.runs.min(8),
@@ -169,7 +195,8 @@ impl ScanRun {
                 let seconds = match &self.fabrics[cell.fabric] {
                     Some(loaded) if !done => {
                         let started = Instant::now();
-                        let _ = run_cell(&sample, cell, loaded, self.memory, &|_| {});
+                        let traffic = self.traffic_of(cell);
+                        let _ = run_cell(&sample, cell, loaded, traffic, self.memory, &|_| {});
                         started.elapsed().as_secs_f64() * self.plan.runs as f64 / sample.runs as f64
                     }
                     _ => 0.0,
@@ -185,7 +212,7 @@ impl ScanRun {
 
     /// Runs this rank's pending cells in parallel, appending each record whole and synced
     /// as its cell finishes (after dropping a record cut short by a crash). `progress`
-    /// receives the runs done. Needs [`ScanRun::load_fabrics`].
+    /// receives the runs done. Needs [`ScanRun::load_inputs`].
     pub fn execute(&self, progress: &(dyn Fn(u64) + Sync)) -> Result<(), ScanError> {
         // Cells run in parallel: as many at a time as there are workers.
         let at_once = rayon::current_num_threads().min(self.pending.len()).max(1);
@@ -203,8 +230,11 @@ impl ScanRun {
             let cell = &self.plan.cells[c];
             let loaded = self.fabrics[cell.fabric]
                 .as_ref()
-                .expect("load_fabrics loads the fabric of every pending cell");
-            let line = seal(&run_cell(&self.plan, cell, loaded, share, progress)?);
+                .expect("load_inputs loads the fabric of every pending cell");
+            let traffic = self.traffic_of(cell);
+            let line = seal(&run_cell(
+                &self.plan, cell, loaded, traffic, share, progress,
+            )?);
             let mut f = file.lock().unwrap_or_else(|e| e.into_inner());
             f.write_all(line.as_bytes())
                 .and_then(|()| f.sync_data())
@@ -216,7 +246,10 @@ impl ScanRun {
     /// them allocates (each cell checks the rest of its needs against its share).
     fn cells_estimate(&self, at_once: usize) -> limits::Estimate {
         let per_run = (self.pending.iter())
-            .map(|&c| bytes_per_run(self.plan.cells[c].metric))
+            .map(|&c| match self.plan.cells[c].workload {
+                CellWorkload::Traffic(_) => weighted::BYTES_PER_RUN,
+                CellWorkload::Pattern(_) => bytes_per_run(self.plan.cells[c].metric),
+            })
             .max()
             .unwrap_or(bytes_per_run(MetricKind::HistMaxCong));
         let cells = match at_once {
@@ -352,7 +385,7 @@ mod tests {
         .unwrap();
         assert_eq!((run.num_cells(), run.num_pending()), (2, 2));
         let mut loaded = 0;
-        run.load_fabrics(&mut |_| loaded += 1).unwrap();
+        run.load_inputs(&mut |_| loaded += 1).unwrap();
         assert_eq!(loaded, 1);
         run.execute(&|_| {}).unwrap();
         let merged = run.finish().unwrap().unwrap();
@@ -369,12 +402,39 @@ mod tests {
             ScanRun::open(plan, None, &out, Ranks::single(), MemoryLimit::unlimited()).unwrap();
         assert_eq!(again.num_pending(), 0);
         again
-            .load_fabrics(&mut |_| panic!("nothing to load"))
+            .load_inputs(&mut |_| panic!("nothing to load"))
             .unwrap();
         let estimates = again.dry_run();
         assert!(estimates.iter().all(|e| e.done && e.seconds == 0.0));
         assert!(crate::report::scan::dry_run_text(&again, &estimates, 1)
             .ends_with("2 cells, 2 done, 0 to run; estimated 0.0 s on 1 threads\n"));
+    }
+
+    #[test]
+    fn each_traffic_file_is_read_once_for_all_its_cells() {
+        let dir = tempfile::tempdir().unwrap();
+        let matrix = dir.path().join("m.csv");
+        std::fs::write(&matrix, "src,dst,bytes\n0,1,100\n1,2,50\n2,3,25\n3,0,10\n").unwrap();
+        let plan = parse_plan(
+            "runs = 3\nmetrics = [\"sum_max_cong\", \"hist_acc_band\"]\n\
+             patterns = [{ name = \"matrix\", traffic = \"m.csv\" }]\n\
+             [[fabrics]]\ngen = \"kary-ntree:k=2,n=2\"\nrouting = [\"dmodk\", \"updn\"]\n",
+            &dir.path().join("p.toml").to_string_lossy(),
+        )
+        .unwrap();
+        let out = dir.path().join("r.jsonl").to_string_lossy().into_owned();
+        let mut run =
+            ScanRun::open(plan, None, &out, Ranks::single(), MemoryLimit::unlimited()).unwrap();
+        run.load_inputs(&mut |_| {}).unwrap();
+        // Four cells run from what was read before the file went away.
+        std::fs::remove_file(&matrix).unwrap();
+        run.execute(&|_| {}).unwrap();
+        let merged = run.finish().unwrap().unwrap();
+        let records = merged.values();
+        assert_eq!(records.len(), 4);
+        for r in records {
+            assert_eq!(r["result"]["matrix"]["total_bytes"], 185, "{r}");
+        }
     }
 
     #[test]

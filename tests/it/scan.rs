@@ -73,7 +73,7 @@ fn a_cell_is_the_single_run_it_names() {
     assert_eq!(rec["hosts"], 32);
     let csv = std::fs::read_to_string(dir.path().join("plan.csv")).unwrap();
     assert_eq!(csv.lines().count(), 37);
-    assert!(csv.starts_with("cell,fabric,pattern,arg,commsize,metric,runs,seed,mean,"));
+    assert!(csv.starts_with("cell,fabric,pattern,arg,traffic,commsize,metric,runs,seed,mean,"));
     // Every fabric (the dot file and both generated ones) is kept as a binary cache for
     // a resumed scan.
     let cached = std::fs::read_dir(dir.path().join("plan.cache"))
@@ -443,4 +443,243 @@ fn readme_plan_expands() {
     assert_eq!(plan.fabrics.len(), files + 3);
     assert_eq!(plan.cells.len(), (files + 3) * 3 * 2 * 2);
     assert_eq!((plan.runs, plan.seed), (10_000, 1));
+    // The plan of application traffic: bisect, two PFProf traces and two DUMPI traces.
+    let start = readme
+        .find("```toml\n# traffic.toml")
+        .expect("the README's traffic plan")
+        + 8;
+    let text = &readme[start..start + readme[start..].find("```").unwrap()];
+    let plan = orcs::scan::parse_plan(text, &repo("traffic.toml")).unwrap();
+    assert_eq!(plan.traffic.len(), 4);
+    assert_eq!(plan.cells.len(), 3 * 5 * 2);
+    let flags: Vec<String> = plan.traffic.iter().map(|t| t.flags_text()).collect();
+    assert_eq!(flags, ["", "", "--phase exchange", "--collectives exclude"]);
+}
+
+const PHASES: &str = "tests/fixtures/dumpi/phases/phases.meta";
+const RING_TRACE: &str = "tests/fixtures/dumpi/testtrace/testtrace.meta";
+
+/// A plan of application traffic: a CSV matrix written here (six ranks: a ring and one
+/// heavy pair), one phase of a trace and a trace without its collectives, beside bisect,
+/// on a fat tree file and a generated one; every metric a matrix runs, at the sizes 0
+/// (the matrix's ranks) and 8 (refused for a matrix).
+fn write_traffic_plan(dir: &Path, runs: u64) -> String {
+    std::fs::create_dir_all(dir.join("matrices")).unwrap();
+    std::fs::write(
+        dir.join("matrices/ring.csv"),
+        "src,dst,bytes\n0,1,1000\n1,2,1000\n2,3,1000\n3,4,1000\n4,5,1000\n5,0,1000\n0,3,5000\n",
+    )
+    .unwrap();
+    let plan = format!(
+        "runs = {runs}\nseed = 9\nmetrics = [\"sum_max_cong\", \"hist_acc_band\", \"get_cable_cong\"]\n\
+         commsizes = [0, 8]\npatterns = [\"bisect\",\n\
+         \x20 {{ name = \"matrix\", traffic = \"matrices/*.csv\" }},\n\
+         \x20 {{ name = \"matrix\", traffic = \"{}\", phase = \"exchange\" }},\n\
+         \x20 {{ name = \"matrix\", traffic = \"{}\", collectives = \"exclude\" }}]\n\n\
+         [[fabrics]]\npath = \"{}\"\n\n[[fabrics]]\ngen = \"kary-ntree:k=4,n=2\"\nrouting = \"dmodk\"\n",
+        repo(PHASES),
+        repo(RING_TRACE),
+        repo(FT4)
+    );
+    let path = dir.join("plan.toml");
+    std::fs::write(&path, plan).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// Runs a record's `command` in a POSIX shell in `dir` (where a generated fabric is
+/// written), with `extra` words after it and this build's `orcs` first on the path.
+fn run_recorded(command: &str, dir: &Path, extra: &str) -> std::process::Output {
+    let bin = Path::new(env!("CARGO_BIN_EXE_orcs")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    Command::new("sh")
+        .args(["-c", &format!("{command} {extra}")])
+        .current_dir(dir)
+        .env("PATH", path)
+        .output()
+        .unwrap()
+}
+
+/// The links of a `-p matrix --format json` document with the most bytes, as a
+/// get_cable_cong record lists them: [tail, head, bytes], at most 10, none idle.
+fn hottest_links(doc: &serde_json::Value) -> serde_json::Value {
+    let mut links: Vec<&serde_json::Value> = doc["links"].as_array().unwrap().iter().collect();
+    links.sort_by_key(|l| {
+        (
+            std::cmp::Reverse(l["bytes"].as_u64()),
+            l["edge_id"].as_u64(),
+        )
+    });
+    let hot: Vec<serde_json::Value> = links
+        .iter()
+        .take(10)
+        .filter(|l| l["bytes"].as_u64() > Some(0))
+        .map(|l| serde_json::json!([l["tail"], l["head"], l["bytes"]]))
+        .collect();
+    hot.into()
+}
+
+#[test]
+fn traffic_cells_are_the_single_matrix_runs_they_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let plan = write_traffic_plan(d, 40);
+    orcs(&["scan", &plan, "-q"]).ok();
+    let recs = records(&d.join("plan.jsonl"));
+    assert_eq!(
+        recs.len(),
+        2 * 4 * 2 * 3,
+        "fabrics × patterns × sizes × metrics"
+    );
+    let csv = std::fs::read_to_string(d.join("plan.csv")).unwrap();
+    let ring = d.join("matrices/ring.csv").to_string_lossy().into_owned();
+    let mut compared = 0;
+    for rec in recs.values().filter(|r| r["pattern"] == "matrix") {
+        let command = rec["command"].as_str().unwrap();
+        let traffic = rec["traffic"].as_str().unwrap();
+        assert!(
+            [ring.as_str(), &repo(PHASES), &repo(RING_TRACE)].contains(&traffic),
+            "{rec}"
+        );
+        let label = match rec["trace_options"].as_str().unwrap() {
+            "" => traffic.to_string(),
+            flags => format!("{traffic} {flags}"),
+        };
+        let row = format!(
+            ",matrix,,{label},{},{},40,9,",
+            rec["commsize"],
+            rec["metric"].as_str().unwrap()
+        );
+        assert!(csv.contains(&row), "{row} not in\n{csv}");
+        if rec["commsize"] != 0 {
+            assert_eq!(
+                rec["error"],
+                "commsize 8 does not apply to a traffic matrix: its ranks decide the hosts (commsize 0 runs it)"
+            );
+            let out = run_recorded(command, d, "-q");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                !out.status.success() && stderr.contains("-s/--commsize"),
+                "{stderr}"
+            );
+            continue;
+        }
+        let out = run_recorded(command, d, "--format json -q");
+        assert!(
+            out.status.success(),
+            "{command}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let result = &rec["result"];
+        let text = |v: &serde_json::Value| serde_json::to_string(v).unwrap();
+        assert_eq!(text(&result["summary"]), text(&doc["summary"]), "{command}");
+        assert_eq!(text(&result["matrix"]), text(&doc["matrix"]), "{command}");
+        assert_eq!(rec["hosts"], doc["parameters"]["commsize"]);
+        match rec["metric"].as_str().unwrap() {
+            "hist_acc_band" => {
+                assert_eq!(result["stats"], doc["summary"]["acc_band"]);
+                let counts: Vec<&serde_json::Value> = doc["hist_acc_band"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|b| &b["count"])
+                    .collect();
+                assert_eq!(text(&result["bins"]), text(&serde_json::json!(counts)));
+            }
+            "get_cable_cong" => {
+                assert_eq!(result["stats"], doc["summary"]["max_load"]);
+                assert_eq!(result["hot_links"], hottest_links(&doc), "{command}");
+            }
+            _ => assert_eq!(result["stats"], doc["summary"]["max_load"]),
+        }
+        compared += 1;
+    }
+    assert_eq!(compared, 2 * 3 * 3, "every matrix cell at size 0 ran");
+    // The phase and the trace without collectives carry less than the whole traces.
+    let key = |traffic: &str| format!("{}|matrix|{traffic}|0|sum_max_cong|40|9", repo(FT4));
+    let exchange = &recs[&key(&format!("{} --phase exchange", repo(PHASES)))];
+    assert_eq!(exchange["result"]["matrix"]["total_bytes"], 800);
+    let ring_trace = &recs[&key(&format!("{} --collectives exclude", repo(RING_TRACE)))];
+    assert_eq!(ring_trace["result"]["matrix"]["total_bytes"], 16);
+}
+
+#[test]
+fn traffic_scans_resume_shard_and_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let plan = write_traffic_plan(d, 30);
+    let whole = scan(&plan, d, "whole.jsonl", &["-j", "2"]);
+    let s1 = scan(&plan, d, "s1.jsonl", &["--shard", "1/2"]);
+    let s2 = scan(&plan, d, "s2.jsonl", &["--shard", "2/2"]);
+    merge(d, &[&s1, &s2], "merged.jsonl", &[]).ok();
+    assert_eq!(
+        timeless_records(&d.join("merged.jsonl")),
+        timeless_records(&whole)
+    );
+    assert_eq!(
+        timeless_csv(&d.join("merged.csv")),
+        timeless_csv(&d.join("whole.csv"))
+    );
+    // Half the records lost: the resumed scan runs them again, to the same results.
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let half: String = text.lines().step_by(2).map(|l| format!("{l}\n")).collect();
+    let resumed = d.join("resumed.jsonl");
+    std::fs::write(&resumed, half).unwrap();
+    let run = orcs(&["scan", &plan, "--dry-run", "-o", resumed.to_str().unwrap()]).ok();
+    assert!(
+        run.stdout.contains("48 cells, 24 done, 24 to run"),
+        "{}",
+        run.describe()
+    );
+    let listed = format!("  {} --phase exchange\n", repo(PHASES));
+    assert!(run.stdout.contains(&listed), "{}", run.describe());
+    scan(&plan, d, "resumed.jsonl", &[]);
+    assert_eq!(timeless_records(&resumed), timeless_records(&whole));
+    // Another phase is another plan: its scan does not resume these results.
+    let other = std::fs::read_to_string(&plan)
+        .unwrap()
+        .replace("exchange", "setup");
+    std::fs::write(&plan, other).unwrap();
+    orcs(&["scan", &plan, "-q", "-o", whole.to_str().unwrap()])
+        .fails_with(1, &["whole.jsonl:1:", "as the plan being run"]);
+}
+
+#[test]
+fn bad_traffic_is_refused_with_the_plan_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("bad.csv"), "src,dst,bytes\n0,1,100\n1,x,5\n").unwrap();
+    std::fs::write(d.join("m.csv"), "src,dst,bytes\n0,1,100\n").unwrap();
+    let plan = d.join("p.toml");
+    let write = |entry: &str| {
+        let text = format!(
+            "runs = 5\nmetrics = [\"sum_max_cong\"]\npatterns = [\n  \"bisect\",\n  {entry}]\n\
+             [[fabrics]]\npath = \"{}\"\n",
+            repo(FT4)
+        );
+        std::fs::write(&plan, text).unwrap();
+        plan.to_str().unwrap().to_string()
+    };
+    let p = write("{ name = \"matrix\", traffic = \"traces/*.meta\" }");
+    orcs(&["scan", &p]).fails_with(1, &["p.toml:5:", "traffic 'traces/*.meta' matches no file"]);
+    let p = write("{ name = \"matrix\", traffic = \"*.csv\" }");
+    let run = orcs(&["scan", &p]).fails_with(1, &["p.toml:5:", "bad.csv:3:"]);
+    assert!(!d.join("p.jsonl").exists(), "{}", run.describe());
+    orcs(&["scan", &p, "--dry-run"]).fails_with(1, &["p.toml:5:", "bad.csv:3:"]);
+    let p = write("{ name = \"matrix\", traffic = \"m.csv\", collectives = \"exclude\" }");
+    orcs(&["scan", &p]).fails_with(1, &["p.toml:5:", "m.csv' is not a trace's .meta file"]);
+    let p = write("{ name = \"matrix\", traffic = \"m.csv\", ppn = \"2\" }");
+    orcs(&["scan", &p]).fails_with(1, &["p.toml:5:", "unknown key 'ppn'"]);
+    let p = write(&format!(
+        "{{ name = \"matrix\", traffic = \"{}\", phase = \"solve\" }}",
+        repo(RING_TRACE)
+    ));
+    orcs(&["scan", &p]).fails_with(
+        1,
+        &["p.toml:5:", "testtrace.meta", "'solve'", "no annotations"],
+    );
 }

@@ -2,25 +2,39 @@
 //! long it should take.
 
 use crate::scan::run::{Estimate, ScanRun};
+use crate::scan::CellWorkload;
 use std::fmt::Write as _;
 
 /// The `--dry-run` table: every cell of the shard with whether it is done and its
-/// estimated time (from [`ScanRun::dry_run`]), then the totals for `threads` worker
-/// threads.
+/// estimated time (from [`ScanRun::dry_run`]), a traffic cell's file and trace flags
+/// last, then the totals for `threads` worker threads.
 pub fn dry_run_text(run: &ScanRun, estimates: &[Estimate], threads: usize) -> String {
     let mut s = String::new();
+    let traffic = !run.plan().traffic.is_empty();
     let _ = writeln!(
         s,
-        "{:>5}  {:<40} {:<12} {:<10} {:>8} {:<14} {:>6} {:>12}",
-        "cell", "fabric", "pattern", "arg", "commsize", "metric", "done", "estimate s"
+        "{:>5}  {:<40} {:<12} {:<10} {:>8} {:<14} {:>6} {:>12}{}",
+        "cell",
+        "fabric",
+        "pattern",
+        "arg",
+        "commsize",
+        "metric",
+        "done",
+        "estimate s",
+        if traffic { "  traffic" } else { "" }
     );
     let mut total = 0.0;
     for e in estimates {
         let c = e.cell;
         total += e.seconds;
+        let label = match c.workload {
+            CellWorkload::Traffic(t) => format!("  {}", run.plan().traffic[t].label()),
+            CellWorkload::Pattern(_) => String::new(),
+        };
         let _ = writeln!(
             s,
-            "{:>5}  {:<40} {:<12} {:<10} {:>8} {:<14} {:>6} {:>12.2}",
+            "{:>5}  {:<40} {:<12} {:<10} {:>8} {:<14} {:>6} {:>12.2}{label}",
             c.index,
             run.plan().fabrics[c.fabric].label(),
             c.pattern,

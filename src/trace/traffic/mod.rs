@@ -56,6 +56,48 @@ pub struct Window {
     pub end_ns: i64,
 }
 
+/// Why the text of a window is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum WindowError {
+    /// No `:` between the two ends.
+    #[error("expected START:END in seconds (START: and :END leave a side open)")]
+    Form,
+    /// An end is not a number of seconds.
+    #[error("'{0}' is not a number of seconds (0 or more)")]
+    Seconds(String),
+    /// END is not after START.
+    #[error("the window {0} is empty: END must be after START")]
+    Empty(String),
+}
+
+impl Window {
+    /// Reads `START:END` in seconds after the trace's first call, rounded to ns; either
+    /// side may be empty to leave it open (`START:`, `:END`). Each end must be a number
+    /// from 0 to 9·10⁹ seconds, and END must be after START.
+    pub fn parse(text: &str) -> Result<Window, WindowError> {
+        let Some((a, b)) = text.split_once(':') else {
+            return Err(WindowError::Form);
+        };
+        let seconds = |s: &str, open: i64| -> Result<i64, WindowError> {
+            if s.trim().is_empty() {
+                return Ok(open);
+            }
+            match s.trim().parse::<f64>() {
+                Ok(v) if (0.0..9.0e9).contains(&v) => Ok((v * 1e9).round() as i64),
+                _ => Err(WindowError::Seconds(s.to_string())),
+            }
+        };
+        let window = Window {
+            start_ns: seconds(a, 0)?,
+            end_ns: seconds(b, i64::MAX)?,
+        };
+        if window.start_ns >= window.end_ns {
+            return Err(WindowError::Empty(text.to_string()));
+        }
+        Ok(window)
+    }
+}
+
 /// What to count.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TrafficOptions {
@@ -281,6 +323,24 @@ mod tests {
     use super::*;
     use crate::trace::collective::Algorithm;
     use std::path::Path;
+
+    #[test]
+    fn windows_read_seconds_with_open_ends() {
+        let w = |start_ns, end_ns| Window { start_ns, end_ns };
+        assert_eq!(Window::parse("1.5:2"), Ok(w(1_500_000_000, 2_000_000_000)));
+        assert_eq!(Window::parse(" :0.25"), Ok(w(0, 250_000_000)));
+        assert_eq!(Window::parse("3:"), Ok(w(3_000_000_000, i64::MAX)));
+        assert_eq!(Window::parse("3"), Err(WindowError::Form));
+        assert_eq!(
+            Window::parse("x:1"),
+            Err(WindowError::Seconds("x".to_string()))
+        );
+        assert_eq!(
+            Window::parse("-1:1"),
+            Err(WindowError::Seconds("-1".into()))
+        );
+        assert_eq!(Window::parse("2:1"), Err(WindowError::Empty("2:1".into())));
+    }
 
     fn testtrace() -> Trace {
         let meta = concat!(

@@ -257,28 +257,7 @@ fn parse_algorithms(text: &str) -> Result<AlgorithmChoice, String> {
 
 /// `START:END` in seconds (either side may be empty) as a window in ns.
 fn parse_window(text: &str) -> Result<Window, String> {
-    let Some((a, b)) = text.split_once(':') else {
-        return Err("expected START:END in seconds (START: and :END leave a side open)".into());
-    };
-    let seconds = |s: &str, open: i64| -> Result<i64, String> {
-        if s.trim().is_empty() {
-            return Ok(open);
-        }
-        match s.trim().parse::<f64>() {
-            Ok(v) if (0.0..9.0e9).contains(&v) => Ok((v * 1e9).round() as i64),
-            _ => Err(format!("'{s}' is not a number of seconds (0 or more)")),
-        }
-    };
-    let window = Window {
-        start_ns: seconds(a, 0)?,
-        end_ns: seconds(b, i64::MAX)?,
-    };
-    if window.start_ns >= window.end_ns {
-        return Err(format!(
-            "the window {text} is empty: END must be after START"
-        ));
-    }
-    Ok(window)
+    Window::parse(text).map_err(|e| e.to_string())
 }
 
 impl TraceTrafficArgs {

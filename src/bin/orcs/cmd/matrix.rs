@@ -6,10 +6,13 @@ use crate::cli::sim::MatrixPlan;
 use crate::cli::values::Format;
 use crate::output::{create, Target};
 use crate::progress::{busy, progress_bar};
-use anyhow::{bail, Result};
+use anyhow::{anyhow, Result};
 use orcs::engine::metric::MetricKind;
-use orcs::engine::request::{lay_out, read_ordering};
-use orcs::engine::weighted::{SlotTraffic, WeightedConfig, WeightedOutcome, WeightedSimulation};
+use orcs::engine::request::read_ordering;
+use orcs::engine::weighted::{
+    lay_out_slots, SlotLayoutError, SlotTraffic, WeightedConfig, WeightedOutcome,
+    WeightedSimulation,
+};
 use orcs::fabric::Fabric;
 use orcs::report::matrix::{
     matrix_csv, matrix_header, matrix_json, matrix_links_csv, matrix_text, write_namelists,
@@ -30,19 +33,8 @@ pub fn run(plan: &MatrixPlan) -> Result<ExitCode> {
     let (fabric, table) = (&loaded.fabric, &loaded.table);
     let capacity = fabric.edge_capacities(&plan.input_file)?;
     let traffic = SlotTraffic::new(&matrix, plan.ranks_per_host);
-    if traffic.slots as usize > fabric.num_hosts() {
-        bail!(
-            "{}: {} ranks at {} per host need {} hosts, but {} has {}; raise --ppn",
-            plan.matrix,
-            traffic.ranks,
-            traffic.ranks_per_host,
-            traffic.slots,
-            plan.input_file,
-            fabric.num_hosts()
-        );
-    }
     let seed = plan.seed.unwrap_or_else(pick_seed);
-    let layout = layout(plan, fabric, traffic.slots as usize, seed)?;
+    let layout = layout(plan, fabric, &traffic, seed)?;
     let config = WeightedConfig {
         runs: plan.runs,
         seed,
@@ -93,15 +85,25 @@ pub fn run(plan: &MatrixPlan) -> Result<ExitCode> {
 
 /// The hosts of the matrix's slots, chosen once; prints the layout's warnings (unless
 /// -q) and, with -v, the chosen hosts.
-fn layout(plan: &MatrixPlan, fabric: &Fabric, slots: usize, seed: u64) -> Result<RankLayout> {
+fn layout(
+    plan: &MatrixPlan,
+    fabric: &Fabric,
+    traffic: &SlotTraffic,
+    seed: u64,
+) -> Result<RankLayout> {
     let spec = LayoutSpec {
-        commsize: slots,
+        commsize: traffic.slots as usize,
         subset: plan.subset,
         part: None,
         ordering: read_ordering(plan.node_ordering_file.as_deref())?,
         shuffle: plan.shuffle,
     };
-    let (layout, warnings) = lay_out(fabric, &spec, seed)?;
+    let (layout, warnings) = lay_out_slots(fabric, traffic, spec, seed).map_err(|e| match e {
+        SlotLayoutError::TooFewHosts { .. } => {
+            anyhow!("{}: {e} ({}); raise --ppn", plan.matrix, plan.input_file)
+        }
+        e => e.into(),
+    })?;
     if !plan.quiet {
         warn_all(&warnings);
     }

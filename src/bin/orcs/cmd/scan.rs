@@ -32,8 +32,12 @@ pub fn run(plan: &ScanPlan, ranks: Ranks) -> Result<ExitCode> {
     )?;
     // Under mpirun only rank 0 prints.
     let quiet = plan.quiet || !ranks.is_root();
-    busy("loading the fabrics", quiet, || {
-        scan.load_fabrics(&mut |loaded| {
+    let inputs = match scan.plan().traffic.is_empty() {
+        true => "loading the fabrics",
+        false => "loading the fabrics and traffic files",
+    };
+    busy(inputs, quiet, || {
+        scan.load_inputs(&mut |loaded| {
             if !quiet {
                 warn_all(&loaded.warnings);
             }
