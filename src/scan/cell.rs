@@ -150,17 +150,7 @@ fn cell_result(metric: MetricKind, fabric: &Fabric, o: &SimOutcome) -> Value {
             result.insert("bins".into(), acc_band_bins(&o.acc_band).to_vec().into());
         }
         MetricKind::GetCableCong => {
-            let hot: Vec<Value> = hottest_edges(&o.cable, HOT_LINKS)
-                .into_iter()
-                .map(|e| {
-                    serde_json::json!([
-                        fabric.node_names[fabric.edge_tail[e] as usize],
-                        fabric.node_names[fabric.edge_head[e] as usize],
-                        o.cable[e]
-                    ])
-                })
-                .collect();
-            result.insert("hot_links".into(), hot.into());
+            result.insert("hot_links".into(), hot_links(fabric, &o.cable));
         }
         MetricKind::SumMaxCong | MetricKind::DepMaxDelay => {}
     }
@@ -169,4 +159,20 @@ fn cell_result(metric: MetricKind, fabric: &Fabric, o: &SimOutcome) -> Value {
         serde_json::to_value(summaries.pairs_per_run).unwrap_or(Value::Null),
     );
     Value::Object(result)
+}
+
+/// The [`HOT_LINKS`] most loaded links of `loads` (one per directed edge of `fabric`),
+/// as `[tail, head, load]` rows, most loaded first.
+pub(super) fn hot_links(fabric: &Fabric, loads: &[u64]) -> Value {
+    hottest_edges(loads, HOT_LINKS)
+        .into_iter()
+        .map(|e| {
+            serde_json::json!([
+                fabric.node_names[fabric.edge_tail[e] as usize],
+                fabric.node_names[fabric.edge_head[e] as usize],
+                loads[e]
+            ])
+        })
+        .collect::<Vec<Value>>()
+        .into()
 }

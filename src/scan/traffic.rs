@@ -3,7 +3,7 @@
 //! the `result` of its record.
 
 use super::{located, Cell, CellError, Plan, ScanError, TrafficSource};
-use crate::engine::metric::{acc_band_bins, hottest_edges, MatrixSummaries, MetricKind};
+use crate::engine::metric::{acc_band_bins, MatrixSummaries, MetricKind};
 use crate::engine::unit::SimulationError;
 use crate::engine::weighted::{
     lay_out_slots, MatrixInfo, SlotTraffic, WeightedConfig, WeightedOutcome, WeightedSimulation,
@@ -13,9 +13,6 @@ use crate::limits::MemoryLimit;
 use crate::workload::mapping::{LayoutSpec, SubsetMethod};
 use crate::workload::matrix::read_traffic_with;
 use serde_json::Value;
-
-/// Most congested links a get_cable_cong record lists.
-const HOT_LINKS: usize = 10;
 
 /// A traffic file of the plan, read: its matrix summed per host slot (one rank per
 /// host, as `-p matrix` places them without `--ppn`).
@@ -148,17 +145,10 @@ fn traffic_result(
             result.insert("bins".into(), acc_band_bins(&o.acc_band).to_vec().into());
         }
         (MetricKind::GetCableCong, Some(links)) => {
-            let hot: Vec<Value> = hottest_edges(&links.bytes, HOT_LINKS)
-                .into_iter()
-                .map(|e| {
-                    serde_json::json!([
-                        fabric.node_names[fabric.edge_tail[e] as usize],
-                        fabric.node_names[fabric.edge_head[e] as usize],
-                        links.bytes[e]
-                    ])
-                })
-                .collect();
-            result.insert("hot_links".into(), hot.into());
+            result.insert(
+                "hot_links".into(),
+                super::cell::hot_links(fabric, &links.bytes),
+            );
         }
         _ => {}
     }
