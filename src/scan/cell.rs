@@ -7,7 +7,7 @@ use crate::engine::metric::{
     acc_band, acc_band_bins, hottest_edges, weight_counts, MetricKind, Summaries,
 };
 use crate::engine::request::{PrepareError, SimRequest};
-use crate::engine::unit::{SimOutcome, SimulationError};
+use crate::engine::unit::SimOutcome;
 use crate::fabric::{Fabric, LoadedFabric};
 use crate::limits::{LimitError, MemoryLimit};
 use crate::workload::pattern::Pattern;
@@ -105,15 +105,7 @@ fn simulate_cell(
         e => e.into(),
     })?;
     let prepared = request.prepare(fabric, shape, plan.seed, memory)?;
-    let sim = prepared
-        .simulation(fabric, &loaded.table, &request, loaded.routes.as_ref())
-        .map_err(|e| match e {
-            SimulationError::Unrouted(check) => CellError::Unrouted {
-                broken: check.broken(),
-                pairs: check.pairs_checked,
-            },
-            SimulationError::Memory(e) => CellError::Memory(e),
-        })?;
+    let sim = prepared.simulation(fabric, &loaded.table, &request, loaded.routes.as_ref())?;
     let outcome = sim.run(progress);
     Ok((
         shape.context.commsize as u64,

@@ -172,3 +172,16 @@ pub(crate) enum CellError {
     #[error(transparent)]
     Memory(crate::limits::LimitError),
 }
+
+impl From<crate::engine::unit::SimulationError> for CellError {
+    fn from(e: crate::engine::unit::SimulationError) -> Self {
+        use crate::engine::unit::SimulationError;
+        match e {
+            SimulationError::Unrouted(check) => CellError::Unrouted {
+                broken: check.broken(),
+                pairs: check.pairs_checked,
+            },
+            SimulationError::Memory(e) => CellError::Memory(e),
+        }
+    }
+}

@@ -4,7 +4,6 @@
 
 use super::{located, Cell, CellError, Plan, ScanError, TrafficSource};
 use crate::engine::metric::{acc_band_bins, MatrixSummaries, MetricKind};
-use crate::engine::unit::SimulationError;
 use crate::engine::weighted::{
     lay_out_slots, MatrixInfo, SlotTraffic, WeightedConfig, WeightedOutcome, WeightedSimulation,
 };
@@ -95,14 +94,7 @@ pub(crate) fn simulate_traffic_cell(
         &capacity,
         config,
         routes,
-    )
-    .map_err(|e| match e {
-        SimulationError::Unrouted(check) => CellError::Unrouted {
-            broken: check.broken(),
-            pairs: check.pairs_checked,
-        },
-        SimulationError::Memory(e) => CellError::Memory(e),
-    })?;
+    )?;
     let outcome = sim.run(progress);
     let info = MatrixInfo::new(&traffic.path, &traffic.traffic, traffic.rank_pairs);
     Ok((
