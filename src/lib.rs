@@ -12,6 +12,8 @@
 //!   analysis;
 //! * [`workload`]: patterns, the rank-to-host mapping, traffic matrices;
 //! * [`engine`]: the Monte Carlo engine, its seeded streams and metrics;
+//! * [`flow`]: messages in flight sharing the links of their routes, max-min fair (the
+//!   contention model of the trace replay);
 //! * [`cluster`]: PFSim-style clusters: selection, placement, path routing, jobs over time;
 //! * [`queueing`]: the analytical queueing model of multi-cluster systems and its
 //!   simulation;
@@ -39,6 +41,7 @@ pub mod cluster;
 pub mod engine;
 pub mod error;
 pub mod fabric;
+pub mod flow;
 pub mod gen;
 pub mod ib;
 pub mod limits;

@@ -1,6 +1,6 @@
 //! The picture of `orcs trace classify --plot`: per interconnect family, one stacked
 //! bar per configuration splitting its predicted run time into computation, load
-//! imbalance, latency and bandwidth.
+//! imbalance, latency and bandwidth (on a fabric: wire time and contention).
 
 use crate::trace::replay::Replay;
 use crate::viz::draw::{draw_err, render, Figure, ImageFormat, FONT};
@@ -14,20 +14,24 @@ const WIDTH: u32 = 1100;
 const PANEL_HEIGHT: u32 = 300;
 
 /// The parts of a bar, bottom to top, with their colors (Okabe–Ito).
-const PARTS: [(&str, RGBColor); 4] = [
+const PARTS: [(&str, RGBColor); 5] = [
     ("computation", RGBColor(0, 114, 178)),
     ("load imbalance", RGBColor(230, 159, 0)),
     ("latency", RGBColor(213, 94, 0)),
     ("bandwidth", RGBColor(0, 158, 115)),
+    ("contention", RGBColor(204, 121, 167)),
 ];
+
+/// The legend name of the bandwidth part when contention is drawn beside it.
+const WIRE: &str = "bandwidth (wire)";
 
 /// One bar: its label and its parts in seconds, in the order of [`PARTS`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Bar {
     /// The configuration's name without its family.
     pub label: String,
-    /// Computation, imbalance, latency, bandwidth, s.
-    pub parts: [f64; 4],
+    /// Computation, imbalance, latency, bandwidth at full speed (wire), contention, s.
+    pub parts: [f64; 5],
 }
 
 /// The bars of one family.
@@ -46,6 +50,9 @@ pub struct ReplayPlot {
     pub title: String,
     /// One panel per family, in order of first appearance.
     pub panels: Vec<Panel>,
+    /// Whether the bars split bandwidth into wire and contention (a replay on a
+    /// fabric).
+    pub contention: bool,
 }
 
 /// The picture of `replay` of the trace `trace`.
@@ -65,7 +72,13 @@ pub fn replay_plot(trace: &str, replay: &Replay) -> ReplayPlot {
             .to_string();
         let bar = Bar {
             label,
-            parts: [o.computation, o.imbalance, o.latency, o.bandwidth],
+            parts: [
+                o.computation,
+                o.imbalance,
+                o.latency,
+                o.wire(),
+                o.contention,
+            ],
         };
         match panels.iter_mut().find(|p| p.family == c.family) {
             Some(p) => p.bars.push(bar),
@@ -75,9 +88,14 @@ pub fn replay_plot(trace: &str, replay: &Replay) -> ReplayPlot {
             }),
         }
     }
+    let title = match &replay.fabric {
+        Some(f) => format!("{trace} on {}: predicted run time by network", f.fabric),
+        None => format!("{trace}: predicted run time by network"),
+    };
     ReplayPlot {
-        title: format!("{trace}: predicted run time by network"),
+        title,
         panels,
+        contention: replay.fabric.is_some(),
     }
 }
 
@@ -100,7 +118,7 @@ impl Figure for ReplayPlot {
             .map_err(draw_err)?;
         let rows = body.split_evenly((self.panels.len().max(1), 1));
         for (i, (panel, row)) in self.panels.iter().zip(rows.iter()).enumerate() {
-            panel.draw(row, i == 0)?;
+            panel.draw(row, i == 0, self.contention)?;
         }
         Ok(())
     }
@@ -111,6 +129,7 @@ impl Panel {
         &self,
         area: &DrawingArea<DB, Shift>,
         legend: bool,
+        contention: bool,
     ) -> Result<(), VizError> {
         let n = self.bars.len();
         let top = self
@@ -151,7 +170,13 @@ impl Panel {
             .light_line_style(WHITE)
             .draw()
             .map_err(draw_err)?;
-        for (part, &(name, color)) in PARTS.iter().enumerate() {
+        let parts = if contention { PARTS.len() } else { 4 };
+        for (part, &(name, color)) in PARTS[..parts].iter().enumerate() {
+            let name = if contention && name == "bandwidth" {
+                WIRE
+            } else {
+                name
+            };
             let rects = self.bars.iter().enumerate().map(move |(i, b)| {
                 let base: f64 = b.parts[..part].iter().sum();
                 let x = i as f64;
@@ -204,6 +229,7 @@ mod tests {
                 imbalance: 1.0,
                 latency: 3.0 + k as f64,
                 bandwidth: 2.0,
+                contention: 0.0,
                 rule: Some(0),
             })
             .collect();
@@ -214,6 +240,7 @@ mod tests {
             rules: Rules::default(),
             eager_limit: 1,
             notes: ReplayNotes::default(),
+            fabric: None,
         }
     }
 
@@ -228,7 +255,8 @@ mod tests {
             .map(|b| b.label.as_str())
             .collect();
         assert_eq!(labels, ["nominal", "lat×1/32", "lat×1/16"]);
-        assert_eq!(plot.panels[0].bars[2].parts, [4.0, 1.0, 5.0, 2.0]);
+        assert_eq!(plot.panels[0].bars[2].parts, [4.0, 1.0, 5.0, 2.0, 0.0]);
+        assert!(!plot.contention);
         assert_eq!(plot.panels[1].bars[0].label, "1us inf");
     }
 
@@ -246,12 +274,37 @@ mod tests {
         ] {
             assert!(svg.contains(text), "{text}");
         }
-        // 4 bars × 4 parts, filled with the parts' colours.
-        for (_, c) in PARTS {
-            let fill = format!("fill=\"#{:02X}{:02X}{:02X}\"", c.0, c.1, c.2);
+        // 4 bars × 4 parts, filled with the parts' colours; no contention part.
+        let fill = |c: RGBColor| format!("fill=\"#{:02X}{:02X}{:02X}\"", c.0, c.1, c.2);
+        assert!(!svg.contains(&fill(PARTS[4].1)));
+        assert!(!svg.contains(WIRE));
+        for (_, c) in &PARTS[..4] {
+            let fill = fill(*c);
             assert!(svg.matches(&fill).count() >= 4, "{fill}");
         }
         let png = render_replay_plot(&plot, ImageFormat::Png).unwrap();
         assert_eq!(&png[1..4], b"PNG");
+    }
+
+    #[test]
+    fn on_a_fabric_bandwidth_splits_into_wire_and_contention() {
+        let mut replay = replay();
+        replay.outcomes[1].contention = 1.5;
+        replay.fabric = Some(crate::trace::replay::FabricUse {
+            fabric: "ft.dot".into(),
+            placement: "linear_bfs".into(),
+            hosts: vec!["H0".into(), "H1".into()],
+        });
+        let plot = replay_plot("t.meta", &replay);
+        assert!(plot.contention);
+        assert_eq!(
+            plot.title,
+            "t.meta on ft.dot: predicted run time by network"
+        );
+        assert_eq!(plot.panels[0].bars[1].parts, [4.0, 1.0, 4.0, 0.5, 1.5]);
+        let svg = String::from_utf8(render_replay_plot(&plot, ImageFormat::Svg).unwrap()).unwrap();
+        assert!(svg.contains(WIRE) && svg.contains("contention"));
+        let c = PARTS[4].1;
+        assert!(svg.contains(&format!("fill=\"#{:02X}{:02X}{:02X}\"", c.0, c.1, c.2)));
     }
 }

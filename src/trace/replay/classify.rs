@@ -14,8 +14,10 @@ pub struct Shares {
     pub imbalance: f64,
     /// Message latency (α).
     pub latency: f64,
-    /// Moving bytes (β).
+    /// Moving bytes (β), contention included.
     pub bandwidth: f64,
+    /// The part of `bandwidth` spent sharing links with other messages (on a fabric).
+    pub contention: f64,
 }
 
 /// A quantity a condition can name.
@@ -25,16 +27,22 @@ enum Quantity {
     Imbalance,
     Latency,
     Bandwidth,
+    /// The part of the bandwidth time spent sharing links.
+    Contention,
+    /// Bandwidth − contention: moving bytes at full bandwidth.
+    Wire,
     /// Latency + bandwidth.
     Communication,
 }
 
 impl Quantity {
-    const NAMES: [(&'static str, Quantity); 5] = [
+    const NAMES: [(&'static str, Quantity); 7] = [
         ("computation", Quantity::Computation),
         ("imbalance", Quantity::Imbalance),
         ("latency", Quantity::Latency),
         ("bandwidth", Quantity::Bandwidth),
+        ("contention", Quantity::Contention),
+        ("wire", Quantity::Wire),
         ("communication", Quantity::Communication),
     ];
 
@@ -44,6 +52,8 @@ impl Quantity {
             Quantity::Imbalance => s.imbalance,
             Quantity::Latency => s.latency,
             Quantity::Bandwidth => s.bandwidth,
+            Quantity::Contention => s.contention,
+            Quantity::Wire => s.bandwidth - s.contention,
             Quantity::Communication => s.latency + s.bandwidth,
         }
     }
@@ -122,7 +132,9 @@ pub struct Rules {
 /// 10 %, 5 % and a factor of 2); which threshold decides which class is this table's
 /// choice, and the README states it.
 pub const DEFAULT_RULES: &str = r#"# What limits a run, from the shares of its replayed time (fractions of it):
-# computation, imbalance, latency, bandwidth, communication (= latency + bandwidth).
+# computation, imbalance, latency, bandwidth, communication (= latency + bandwidth),
+# and on a fabric the two parts of bandwidth: wire (moving bytes at full bandwidth) and
+# contention (waiting for links other messages use; 0 without a fabric).
 # The first rule whose conditions all hold names the class.
 
 [[rule]]
@@ -136,6 +148,10 @@ when = ["imbalance >= 0.25"]
 [[rule]]
 class = "latency-bound"
 when = ["latency >= 0.1", "latency >= 2 * bandwidth"]
+
+[[rule]]
+class = "contention-bound"
+when = ["contention >= 0.1", "contention >= wire", "contention >= 2 * latency"]
 
 [[rule]]
 class = "bandwidth-bound"
@@ -290,6 +306,7 @@ mod tests {
             imbalance: i,
             latency: l,
             bandwidth: b,
+            contention: 0.0,
         }
     }
 
@@ -321,7 +338,24 @@ mod tests {
             rules.rules[2].describe(),
             "latency-bound if latency >= 0.1 and latency >= 2 * bandwidth"
         );
-        assert_eq!(rules.rules[5].describe(), "computation-bound otherwise");
+        assert_eq!(rules.rules[6].describe(), "computation-bound otherwise");
+    }
+
+    #[test]
+    fn contention_names_the_class_when_it_is_most_of_the_bandwidth_time() {
+        let on_fabric = |c: f64, l: f64, b: f64, contention: f64| Shares {
+            contention,
+            ..shares(c, 0.0, l, b)
+        };
+        assert_eq!(class(on_fabric(0.3, 0.1, 0.6, 0.4)), "contention-bound");
+        // Contention equal to the wire time is enough; less is bandwidth-bound.
+        assert_eq!(class(on_fabric(0.3, 0.1, 0.6, 0.3)), "contention-bound");
+        assert_eq!(class(on_fabric(0.3, 0.1, 0.6, 0.2)), "bandwidth-bound");
+        // Below 10 % of the time it does not count.
+        assert_eq!(class(on_fabric(0.3, 0.52, 0.18, 0.09)), "latency-bound");
+        let c = parse_condition("wire + contention >= 0.6").unwrap();
+        assert!(c.holds(&on_fabric(0.3, 0.1, 0.6, 0.4)));
+        assert!(!c.holds(&on_fabric(0.3, 0.1, 0.5, 0.4)));
     }
 
     #[test]

@@ -20,6 +20,7 @@
 
 use super::event::{Event, Kind, Slot};
 use super::{ReplayError, ReplayNotes};
+use crate::flow::{FlowNetwork, RankRoutes, Routes};
 use crate::trace::collective::{cost, AlgorithmChoice, CollectiveOp};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -50,7 +51,8 @@ const CLOCK: usize = 0;
 const COMPUTATION: usize = 1;
 const LATENCY: usize = 2;
 const BANDWIDTH: usize = 3;
-const QUANTITIES: usize = 4;
+const CONTENTION: usize = 4;
+const QUANTITIES: usize = 5;
 
 /// Every rank's clocks at the end of the replay.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,7 +62,7 @@ pub struct Clocks {
     /// Per rank: its computation, s (the same for every configuration).
     pub computation: Vec<f64>,
     /// Rank-major: per rank, [clock; K], then its path's [computation; K],
-    /// [latency; K] and [bandwidth; K].
+    /// [latency; K], [bandwidth; K] and [contention; K].
     data: Vec<f64>,
 }
 
@@ -103,7 +105,14 @@ impl Clocks {
         &self.data[self.range(rank, BANDWIDTH)]
     }
 
-    /// The block of `rank`: [clock; K], [computation; K], [latency; K], [bandwidth; K].
+    /// The part of the bandwidth time on the path that set `rank`'s clock spent sharing
+    /// links with other messages, per configuration (0 without a fabric).
+    pub fn contention(&self, rank: usize) -> &[f64] {
+        &self.data[self.range(rank, CONTENTION)]
+    }
+
+    /// The block of `rank`: [clock; K], [computation; K], [latency; K], [bandwidth; K],
+    /// [contention; K].
     fn block(&self, rank: usize) -> &[f64] {
         let size = QUANTITIES * self.configs;
         &self.data[rank * size..(rank + 1) * size]
@@ -115,13 +124,15 @@ impl Clocks {
     }
 }
 
-/// The four quantities of a block, mutable: (clock, computation, latency, bandwidth).
-fn split(block: &mut [f64]) -> [&mut [f64]; 4] {
+/// The quantities of a block, mutable: (clock, computation, latency, bandwidth,
+/// contention).
+fn split(block: &mut [f64]) -> [&mut [f64]; QUANTITIES] {
     let k = block.len() / QUANTITIES;
     let (clock, rest) = block.split_at_mut(k);
     let (computation, rest) = rest.split_at_mut(k);
-    let (latency, bandwidth) = rest.split_at_mut(k);
-    [clock, computation, latency, bandwidth]
+    let (latency, rest) = rest.split_at_mut(k);
+    let (bandwidth, contention) = rest.split_at_mut(k);
+    [clock, computation, latency, bandwidth, contention]
 }
 
 /// Blocks of 4K floats, copies of a rank's block (a message's start, a receive's post,
@@ -166,6 +177,7 @@ impl TimePool {
 #[derive(Debug, Clone)]
 struct Message {
     src: u32,
+    dst: u32,
     comm: u32,
     tag: i32,
     bytes: u64,
@@ -238,6 +250,9 @@ struct RankState {
     collective_done: bool,
     /// Waiting, out of the heap.
     parked: bool,
+    /// The completion of `current` has waited once for the trace's time of its return
+    /// (contention-aware replay only).
+    deferred: bool,
 }
 
 /// Makes `latest` the later of itself and `other`, configuration by configuration
@@ -260,13 +275,62 @@ pub fn replay<S: Source>(
     members: &[Vec<u32>],
     network: &Network,
 ) -> Result<(Clocks, ReplayNotes), ReplayError> {
-    let mut engine = Engine::new(sources.len(), members, network);
+    let mut engine = Engine::new(sources.len(), members, network, None);
     engine.run(sources)?;
     Ok((engine.clocks, engine.notes))
 }
 
+/// Replays as [`replay`], with every point-to-point message routed from its sender's
+/// host to its receiver's through `routes` (which places every rank): messages in
+/// flight at the same time share the links they cross, max-min fair
+/// ([`crate::flow`]), each configuration's links at its bandwidth. A message's time
+/// beyond its bytes at full bandwidth is its contention. A completion is settled once
+/// the replay has reached the trace's time of its return, so that every message the
+/// traced run had started by then shares the links with it.
+pub fn replay_routed<'a, S: Source>(
+    sources: &mut [S],
+    members: &'a [Vec<u32>],
+    network: &'a Network,
+    routes: &'a RankRoutes<'a>,
+) -> Result<(Clocks, ReplayNotes), ReplayError> {
+    let mut engine = Engine::new(
+        sources.len(),
+        members,
+        network,
+        Some(Routed::new(routes, network)),
+    );
+    engine.run(sources)?;
+    Ok((engine.clocks, engine.notes))
+}
+
+/// What a contention-aware replay adds: the routes, and per configuration the flows on
+/// the links.
+struct Routed<'r> {
+    routes: &'r RankRoutes<'r>,
+    /// Per message id: its links.
+    links: Routes,
+    /// Per configuration.
+    flows: Vec<FlowNetwork>,
+    /// Scratch for a route.
+    route: Vec<u32>,
+}
+
+impl<'r> Routed<'r> {
+    fn new(routes: &'r RankRoutes<'r>, network: &Network) -> Self {
+        Routed {
+            routes,
+            links: Routes::default(),
+            flows: (0..network.alpha.len())
+                .map(|_| FlowNetwork::new(routes.links()))
+                .collect(),
+            route: Vec::new(),
+        }
+    }
+}
+
 struct Engine<'a> {
     network: &'a Network,
+    fabric: Option<Routed<'a>>,
     members: &'a [Vec<u32>],
     clocks: Clocks,
     ranks: Vec<RankState>,
@@ -289,13 +353,21 @@ struct Engine<'a> {
 enum Step {
     Done,
     Blocked,
+    /// Put back on the heap, later.
+    Deferred,
 }
 
 impl<'a> Engine<'a> {
-    fn new(ranks: usize, members: &'a [Vec<u32>], network: &'a Network) -> Self {
+    fn new(
+        ranks: usize,
+        members: &'a [Vec<u32>],
+        network: &'a Network,
+        fabric: Option<Routed<'a>>,
+    ) -> Self {
         let k = network.alpha.len();
         Engine {
             network,
+            fabric,
             members,
             clocks: Clocks::new(ranks, k),
             ranks: (0..ranks)
@@ -305,6 +377,7 @@ impl<'a> Engine<'a> {
                     in_collective: false,
                     collective_done: false,
                     parked: false,
+                    deferred: false,
                 })
                 .collect(),
             times: TimePool {
@@ -359,6 +432,7 @@ impl<'a> Engine<'a> {
                     self.ranks[r].parked = true;
                     return Ok(());
                 }
+                Step::Deferred => return Ok(()),
                 Step::Done => {
                     if !self.fetch(r, sources)? {
                         return Ok(());
@@ -406,6 +480,7 @@ impl<'a> Engine<'a> {
         }
         let more = event.is_some();
         self.ranks[r].current = event;
+        self.ranks[r].deferred = false;
         Ok(more)
     }
 
@@ -435,7 +510,15 @@ impl<'a> Engine<'a> {
                 self.recv(r, src, comm, tag, slot);
                 Ok(Step::Done)
             }
-            Kind::Complete(slots) => Ok(self.complete(r, slots)),
+            Kind::Complete(slots) => {
+                if self.fabric.is_some() && !self.ranks[r].deferred && event.returned > event.wall {
+                    self.ranks[r].deferred = true;
+                    self.heap.push(Reverse((event.returned, r as u32)));
+                    Ok(Step::Deferred)
+                } else {
+                    Ok(self.complete(r, slots))
+                }
+            }
             &Kind::Collective {
                 op,
                 comm,
@@ -488,6 +571,7 @@ impl<'a> Engine<'a> {
         let start = self.times.alloc(self.clocks.block(r));
         let message = Message {
             src: r as u32,
+            dst,
             comm,
             tag,
             bytes,
@@ -509,6 +593,7 @@ impl<'a> Engine<'a> {
         *self.request(r, slot) = if rendezvous {
             Request::Send(m)
         } else {
+            self.start_flow(m);
             Request::Done
         };
         let d = dst as usize;
@@ -568,6 +653,27 @@ impl<'a> Engine<'a> {
             let start = message.start;
             self.scratch.copy_from_slice(self.times.get(post));
             latest_of(self.times.get_mut(start), &self.scratch);
+            self.start_flow(m);
+        }
+    }
+
+    /// Message `m`'s data starts moving (its start is settled): on a fabric, its flow
+    /// joins the links of its route in every configuration.
+    fn start_flow(&mut self, m: u32) {
+        let Some(fabric) = &mut self.fabric else {
+            return;
+        };
+        let message = &self.messages[m as usize];
+        let route = &mut fabric.route;
+        route.clear();
+        fabric
+            .routes
+            .walk(message.src, message.dst, |link| route.push(link));
+        fabric.links.set(m, route.iter().copied());
+        let n = message.bytes as f64;
+        let start = &self.times.get(message.start)[..self.clocks.configs];
+        for (k, flows) in fabric.flows.iter_mut().enumerate() {
+            flows.add(m, start[k], n * self.network.beta[k], &fabric.links);
         }
     }
 
@@ -601,14 +707,18 @@ impl<'a> Engine<'a> {
     /// its clock moves there and its path becomes the transfer's: the path where the
     /// transfer started, then α of latency and nβ of bandwidth.
     fn arrive(&mut self, r: usize, m: u32) {
+        if self.fabric.is_some() {
+            return self.arrive_routed(r, m);
+        }
         let message = &self.messages[m as usize];
         let n = message.bytes as f64;
         let start = self.times.get(message.start);
         let k = self.clocks.configs;
         let (s_clock, rest) = start.split_at(k);
         let (s_computation, rest) = rest.split_at(k);
-        let (s_latency, s_bandwidth) = rest.split_at(k);
-        let [clock, computation, latency, bandwidth] = split(self.clocks.block_mut(r));
+        let (s_latency, rest) = rest.split_at(k);
+        let (s_bandwidth, s_contention) = rest.split_at(k);
+        let [clock, computation, latency, bandwidth, contention] = split(self.clocks.block_mut(r));
         let (alpha, beta) = (&self.network.alpha, &self.network.beta);
         for k in 0..k {
             let bw = n * beta[k];
@@ -618,6 +728,36 @@ impl<'a> Engine<'a> {
                 computation[k] = s_computation[k];
                 latency[k] = s_latency[k] + alpha[k];
                 bandwidth[k] = s_bandwidth[k] + bw;
+                contention[k] = s_contention[k];
+            }
+        }
+    }
+
+    /// [`Engine::arrive`] on a fabric: the transfer ends when its flow finishes, then α;
+    /// the time beyond nβ is contention (part of the bandwidth time).
+    fn arrive_routed(&mut self, r: usize, m: u32) {
+        let fabric = self.fabric.as_mut().expect("called on a fabric");
+        let message = &self.messages[m as usize];
+        let n = message.bytes as f64;
+        let start = self.times.get(message.start);
+        let k = self.clocks.configs;
+        let (s_clock, rest) = start.split_at(k);
+        let (s_computation, rest) = rest.split_at(k);
+        let (s_latency, rest) = rest.split_at(k);
+        let (s_bandwidth, s_contention) = rest.split_at(k);
+        let [clock, computation, latency, bandwidth, contention] = split(self.clocks.block_mut(r));
+        let (alpha, beta) = (&self.network.alpha, &self.network.beta);
+        for (k, flows) in fabric.flows.iter_mut().enumerate() {
+            let wire = n * beta[k];
+            let finish = flows.finish(m, &fabric.links);
+            let transfer = (finish - s_clock[k]).max(wire);
+            let arrival = s_clock[k] + transfer + alpha[k];
+            if arrival > clock[k] {
+                clock[k] = arrival;
+                computation[k] = s_computation[k];
+                latency[k] = s_latency[k] + alpha[k];
+                bandwidth[k] = s_bandwidth[k] + transfer;
+                contention[k] = s_contention[k] + (transfer - wire);
             }
         }
     }
@@ -712,7 +852,7 @@ impl<'a> Engine<'a> {
         // The latest member's path, then the operation.
         let k = self.clocks.configs;
         {
-            let [clock, _, latency, bandwidth] = split(&mut self.scratch);
+            let [clock, _, latency, bandwidth, _] = split(&mut self.scratch);
             for i in 0..k {
                 let lat = messages * self.network.alpha[i];
                 let bw = bytes * self.network.beta[i];
@@ -738,7 +878,7 @@ impl<'a> Engine<'a> {
     /// A one-sided transfer: the origin pays one message.
     fn transfer(&mut self, r: usize, bytes: u64) {
         let n = bytes as f64;
-        let [clock, _, latency, bandwidth] = split(self.clocks.block_mut(r));
+        let [clock, _, latency, bandwidth, _] = split(self.clocks.block_mut(r));
         for k in 0..clock.len() {
             let (lat, bw) = (self.network.alpha[k], n * self.network.beta[k]);
             latency[k] += lat;
@@ -764,6 +904,8 @@ impl<'a> Engine<'a> {
                     if !self.messages[m as usize].matched {
                         let message = &mut self.messages[m as usize];
                         message.rendezvous = false;
+                        // Its data moves from the send, as an eager message's.
+                        self.start_flow(m);
                         self.ranks[r].requests[slot as usize] = Request::Done;
                         self.release_message(m);
                         self.notes.rendezvous_buffered += 1;

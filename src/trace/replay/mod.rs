@@ -30,6 +30,18 @@
 //!   one, or for each other in turn) and the rest **computation**. The four add up to T.
 //!
 //! The rules of [`classify`] then name the class per configuration.
+//!
+//! **On a fabric** ([`replay_trace_on`]), every point-to-point message is routed from
+//! its sender's host to its receiver's through the forwarding tables, and the messages
+//! in flight at the same time share the links they cross, max-min fair ([`crate::flow`];
+//! every link has the configuration's bandwidth). A message then takes α plus the time
+//! its flow needs, at least nβ; the time beyond nβ is **contention**, a part of the
+//! bandwidth time, and the rest is the **wire** time. Messages between ranks on one host
+//! do not touch the fabric. Collectives and one-sided transfers keep their Hockney time
+//! (they are not routed). A completion is settled once the replay reaches the traced
+//! time of its return, so that the messages the traced run had started by then share
+//! the links with it; a message the replay meets only after the network's time has
+//! passed its start moves at full rate until then ([`crate::flow`]).
 
 pub mod classify;
 pub mod config;
@@ -39,6 +51,7 @@ mod lower;
 mod prefetch;
 
 use crate::error::LocatedError;
+use crate::flow::RankRoutes;
 use crate::trace::collective::AlgorithmChoice;
 use crate::trace::dumpi::{DumpiError, RankFile, Trace};
 use classify::{Rules, Shares};
@@ -85,8 +98,11 @@ pub struct Outcome {
     pub imbalance: f64,
     /// The message latency on T's path.
     pub latency: f64,
-    /// The time moving bytes on T's path.
+    /// The time moving bytes on T's path (wire time and contention).
     pub bandwidth: f64,
+    /// The part of `bandwidth` spent sharing links with other messages (0 unless
+    /// replayed on a fabric).
+    pub contention: f64,
     /// The index of the rule that named the class (None when none applies).
     pub rule: Option<usize>,
 }
@@ -101,7 +117,13 @@ impl Outcome {
             imbalance: share(self.imbalance),
             latency: share(self.latency),
             bandwidth: share(self.bandwidth),
+            contention: share(self.contention),
         }
+    }
+
+    /// The time moving bytes at full bandwidth on T's path: `bandwidth − contention`.
+    pub fn wire(&self) -> f64 {
+        self.bandwidth - self.contention
     }
 }
 
@@ -146,6 +168,29 @@ pub struct Replay {
     pub eager_limit: u64,
     /// What was replayed with care or left out.
     pub notes: ReplayNotes,
+    /// The fabric the messages were routed on, None for the plain replay.
+    pub fabric: Option<FabricUse>,
+}
+
+/// The fabric of a contention-aware replay and where the ranks ran, as the output
+/// states them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FabricUse {
+    /// The fabric's file.
+    pub fabric: String,
+    /// How the ranks were placed (`linear_bfs`, `rand, seed 7`, …).
+    pub placement: String,
+    /// Per rank, its host's name.
+    pub hosts: Vec<String>,
+}
+
+/// A fabric to replay on: the routes between the ranks' hosts, and what the output says
+/// of them.
+pub struct OnFabric<'a> {
+    /// Routes between the ranks' hosts (one host per rank).
+    pub routes: RankRoutes<'a>,
+    /// How it is described.
+    pub about: FabricUse,
 }
 
 impl Replay {
@@ -217,14 +262,53 @@ pub fn replay_trace(trace: &Trace, options: &ReplayOptions) -> Result<Replay, Re
         .into_par_iter()
         .map(|k| trace.rank_file(k))
         .collect::<Result<_, _>>()?;
-    replay_files(&files, options)
+    replay_files_on(&files, options, None)
+}
+
+/// Replays `trace` as [`replay_trace`], with the messages routed on `fabric` and
+/// sharing its links (see the module's documentation). Time per message grows with
+/// the messages in flight at once and the configurations.
+pub fn replay_trace_on(
+    trace: &Trace,
+    options: &ReplayOptions,
+    fabric: &OnFabric,
+) -> Result<Replay, ReplayError> {
+    if trace.meta.is_none() {
+        return Err(ReplayError::NotWholeTrace {
+            path: trace.ranks[0].display().to_string(),
+        });
+    }
+    let files: Vec<RankFile> = (0..trace.ranks.len())
+        .into_par_iter()
+        .map(|k| trace.rank_file(k))
+        .collect::<Result<_, _>>()?;
+    replay_files_on(&files, options, Some(fabric))
 }
 
 /// Replays the rank files `files` (world rank = index) on every configuration of
 /// `options`; see [`replay_trace`].
 pub fn replay_files(files: &[RankFile], options: &ReplayOptions) -> Result<Replay, ReplayError> {
+    replay_files_on(files, options, None)
+}
+
+/// Replays the rank files `files` (world rank = index) on every configuration of
+/// `options`, on `fabric` when given; see [`replay_trace`] and [`replay_trace_on`].
+pub fn replay_files_on(
+    files: &[RankFile],
+    options: &ReplayOptions,
+    fabric: Option<&OnFabric>,
+) -> Result<Replay, ReplayError> {
     if options.configs.is_empty() {
         return Err(ReplayError::Config("no configuration to replay on".into()));
+    }
+    if let Some(f) = fabric {
+        if f.routes.ranks() != files.len() {
+            return Err(ReplayError::Config(format!(
+                "the trace has {} ranks but {} are placed on the fabric",
+                files.len(),
+                f.routes.ranks()
+            )));
+        }
     }
     let size = files.len() as u32;
     let tables: Vec<_> = files
@@ -242,10 +326,14 @@ pub fn replay_files(files: &[RankFile], options: &ReplayOptions) -> Result<Repla
         .map(|(k, f)| lower::RankEvents::new(f, k as u32, size, &communicators))
         .collect::<Result<_, _>>()?;
     let network = network(options);
-    let (replayed, decoded) =
-        prefetch::with_prefetch(sources, rayon::current_num_threads(), |sources| {
-            engine::replay(sources, &members, &network)
-        });
+    let (replayed, decoded) = prefetch::with_prefetch(
+        sources,
+        rayon::current_num_threads(),
+        |sources| match fabric {
+            Some(f) => engine::replay_routed(sources, &members, &network, &f.routes),
+            None => engine::replay(sources, &members, &network),
+        },
+    );
     let (clocks, mut notes) = replayed?;
     notes.add(&decoded);
     Ok(Replay {
@@ -255,6 +343,7 @@ pub fn replay_files(files: &[RankFile], options: &ReplayOptions) -> Result<Repla
         rules: options.rules.clone(),
         eager_limit: options.eager_limit,
         notes,
+        fabric: fabric.map(|f| f.about.clone()),
     })
 }
 
@@ -272,13 +361,14 @@ pub fn outcomes(clocks: &Clocks, rules: &Rules) -> Vec<Outcome> {
                     best
                 }
             });
-            let (time, path_computation, latency, bandwidth) = match ranks {
-                0 => (0.0, 0.0, 0.0, 0.0),
+            let (time, path_computation, latency, bandwidth, contention) = match ranks {
+                0 => (0.0, 0.0, 0.0, 0.0, 0.0),
                 _ => (
                     clocks.clock(last)[k],
                     clocks.path_computation(last)[k],
                     clocks.latency(last)[k],
                     clocks.bandwidth(last)[k],
+                    clocks.contention(last)[k],
                 ),
             };
             let imbalance = (path_computation - mean).max(0.0);
@@ -288,6 +378,7 @@ pub fn outcomes(clocks: &Clocks, rules: &Rules) -> Vec<Outcome> {
                 imbalance,
                 latency,
                 bandwidth,
+                contention,
                 rule: None,
             };
             outcome.rule = rules.classify(&outcome.shares());

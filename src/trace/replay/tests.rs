@@ -29,6 +29,7 @@ impl Source for Events {
 fn ev(wall: i64, gap: f64, kind: Kind) -> Event {
     Event {
         wall,
+        returned: wall,
         gap,
         at: wall as u64,
         kind,
@@ -407,3 +408,5 @@ fn on_an_ideal_network_every_rank_takes_at_least_its_computation() {
         assert!((o.computation + o.imbalance - o.time).abs() < 1e-12 * o.time.max(1.0));
     }
 }
+
+mod routed;

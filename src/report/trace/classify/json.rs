@@ -1,5 +1,6 @@
 //! The JSON document of a replay: the trace, the rules, the notes, and per
-//! configuration its parameters, time, split (seconds and shares) and class.
+//! configuration its parameters, time, split (seconds and shares) and class; the fabric
+//! and the ranks' hosts when the messages were routed.
 
 use crate::trace::replay::Replay;
 use serde_json::{json, Value};
@@ -25,12 +26,15 @@ pub fn write_json(out: &mut dyn Write, trace: &str, replay: &Replay) -> io::Resu
                     "imbalance": o.imbalance,
                     "latency": o.latency,
                     "bandwidth": o.bandwidth,
+                    "wire": o.wire(),
+                    "contention": o.contention,
                 },
                 "shares": {
                     "computation": s.computation,
                     "imbalance": s.imbalance,
                     "latency": s.latency,
                     "bandwidth": s.bandwidth,
+                    "contention": s.contention,
                 },
                 "class": replay.class(k),
                 "rule": o.rule.map(|r| replay.rules.rules[r].describe()),
@@ -42,6 +46,11 @@ pub fn write_json(out: &mut dyn Write, trace: &str, replay: &Replay) -> io::Resu
         "trace": trace,
         "ranks": replay.ranks,
         "eager_limit_bytes": replay.eager_limit,
+        "fabric": replay.fabric.as_ref().map(|f| json!({
+            "file": f.fabric,
+            "placement": f.placement,
+            "hosts": f.hosts,
+        })),
         "rules": replay.rules.rules.iter().map(|r| r.describe()).collect::<Vec<_>>(),
         "notes": {
             "unsized_messages": n.unsized_messages,

@@ -1,0 +1,380 @@
+//! Flows sharing links: messages in flight on a routed fabric as fluid flows whose
+//! rates are the max-min fair share of the links they cross, advanced in time on
+//! demand. This is the contention model of the trace replay.
+//!
+//! A flow needs `work` seconds alone on its links (its bytes over the link bandwidth;
+//! every link has the same bandwidth, so rates are fractions of it). Between two events
+//! (a flow starting or finishing) the rates are constant: the max-min fair allocation
+//! by progressive filling, where every flow crossing a link whose capacity left per
+//! unfixed flow is the smallest gets that share, and so on until every flow has its
+//! rate. A flow alone gets rate 1; k flows that cross one link and nothing else slower
+//! get 1/k each and all finish after k × work.
+//!
+//! Time only moves when the finish of a flow is asked for ([`FlowNetwork::finish`]):
+//! the network then runs its events in time order until that flow is done, and keeps
+//! that history. A flow added later with a start in that past cannot change it: it is
+//! taken to have moved at full rate from its start to the network's present (the
+//! optimistic choice; the trace replay adds flows in the order the traced run started
+//! them, so this only happens where the replayed timing differs from the trace), and
+//! shares the links from then on.
+//!
+//! Costs: [`FlowNetwork::add`] O(log pending); every event of [`FlowNetwork::finish`]
+//! O(bottlenecks · active flows · hops) for the new rates. Flow ids are dense and chosen
+//! by the caller (the replay uses its message ids), so no map sits in the loop.
+
+use crate::fabric::Fabric;
+use crate::routing::table::{AnyRouter, ForwardingTable};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// The routes between the hosts ranks run on: rank → host, walked through a fabric's
+/// forwarding tables.
+#[derive(Clone, Copy)]
+pub struct RankRoutes<'a> {
+    router: AnyRouter<'a>,
+    hosts: &'a [u32],
+    links: usize,
+}
+
+impl<'a> RankRoutes<'a> {
+    /// Rank r runs on host `hosts[r]` of `fabric`; the routes between those hosts must
+    /// have been checked ([`crate::routing::check_routes`]): the walk trusts them.
+    pub fn new(fabric: &'a Fabric, table: &'a ForwardingTable, hosts: &'a [u32]) -> Self {
+        RankRoutes {
+            router: table.router(fabric),
+            hosts,
+            links: fabric.num_edges(),
+        }
+    }
+
+    /// Ranks placed.
+    pub fn ranks(&self) -> usize {
+        self.hosts.len()
+    }
+
+    /// The fabric's links (directed edges): link ids are below this.
+    pub fn links(&self) -> usize {
+        self.links
+    }
+
+    /// Calls `visit` with every link from rank `src`'s host to rank `dst`'s (none when
+    /// they share a host). O(hops).
+    pub fn walk(&self, src: u32, dst: u32, visit: impl FnMut(u32)) {
+        let (a, b) = (self.hosts[src as usize], self.hosts[dst as usize]);
+        if a != b {
+            self.router.walk(a, b, visit);
+        }
+    }
+}
+
+/// A flow's id: dense, chosen by the caller, reusable once the flow is finished and its
+/// finish read.
+pub type FlowId = u32;
+
+/// The links every flow crosses, by flow id: shared by the [`FlowNetwork`]s of all
+/// configurations, since a route does not depend on the link speed.
+#[derive(Debug, Clone, Default)]
+pub struct Routes {
+    links: Vec<Vec<u32>>,
+}
+
+impl Routes {
+    /// Sets flow `id`'s links, reusing the storage of the flow that had the id before.
+    pub fn set(&mut self, id: FlowId, links: impl IntoIterator<Item = u32>) {
+        let i = id as usize;
+        if self.links.len() <= i {
+            self.links.resize_with(i + 1, Vec::new);
+        }
+        let route = &mut self.links[i];
+        route.clear();
+        route.extend(links);
+    }
+
+    /// Flow `id`'s links (empty for an id never set).
+    pub fn get(&self, id: FlowId) -> &[u32] {
+        self.links.get(id as usize).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// Where a flow stands.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum State {
+    /// No flow has this id.
+    Free,
+    /// Added, its start still in the network's future.
+    Pending,
+    /// Moving, at `rate`.
+    Active,
+    /// Finished at `finish`.
+    Done,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Flow {
+    state: State,
+    /// Seconds still to move at full rate.
+    remaining: f64,
+    /// The share of the link bandwidth it gets now.
+    rate: f64,
+    /// When it finished (Done only).
+    finish: f64,
+    /// Completion threshold: a remainder this small is rounding.
+    epsilon: f64,
+}
+
+const FREE: Flow = Flow {
+    state: State::Free,
+    remaining: 0.0,
+    rate: 0.0,
+    finish: 0.0,
+    epsilon: 0.0,
+};
+
+/// The flows of one link speed (one configuration) over a fabric's links.
+#[derive(Debug, Clone)]
+pub struct FlowNetwork {
+    /// The network's present: its history up to here is settled.
+    now: f64,
+    flows: Vec<Flow>,
+    /// Flows moving now, in the order they became active.
+    active: Vec<FlowId>,
+    /// Flows not started yet, by start (as bits: starts are non-negative) then id.
+    pending: BinaryHeap<Reverse<(u64, FlowId)>>,
+    /// Whether the rates need recomputing (the active set changed).
+    stale: bool,
+    // Scratch of the progressive filling, per link (dense link ids).
+    capacity: Vec<f64>,
+    unfixed: Vec<u32>,
+    bottleneck: Vec<bool>,
+    touched: Vec<u32>,
+    fixed: Vec<bool>,
+}
+
+impl FlowNetwork {
+    /// An empty network over links `0..links`, at time 0.
+    pub fn new(links: usize) -> Self {
+        FlowNetwork {
+            now: 0.0,
+            flows: Vec::new(),
+            active: Vec::new(),
+            pending: BinaryHeap::new(),
+            stale: false,
+            capacity: vec![0.0; links],
+            unfixed: vec![0; links],
+            bottleneck: vec![false; links],
+            touched: Vec::new(),
+            fixed: Vec::new(),
+        }
+    }
+
+    /// The network's present, s.
+    pub fn now(&self) -> f64 {
+        self.now
+    }
+
+    /// Flows added and not finished yet.
+    pub fn in_flight(&self) -> usize {
+        self.active.len() + self.pending.len()
+    }
+
+    /// Adds flow `id` (its links set in `routes`, every link id below the network's
+    /// link count): it starts at `start` ≥ 0 and needs `work` ≥ 0 seconds alone on its
+    /// links. A flow with no links or no work finishes at `start + work` whatever else
+    /// moves. An id still in flight is replaced (the caller reuses ids only after
+    /// reading their finish).
+    pub fn add(&mut self, id: FlowId, start: f64, work: f64, routes: &Routes) {
+        let i = id as usize;
+        if self.flows.len() <= i {
+            self.flows.resize(i + 1, FREE);
+        }
+        if matches!(self.flows[i].state, State::Active | State::Pending) {
+            self.remove(id);
+        }
+        let start = start.max(0.0);
+        let mut flow = Flow {
+            state: State::Pending,
+            remaining: work,
+            rate: 0.0,
+            finish: 0.0,
+            epsilon: work * 1e-12,
+        };
+        if work <= 0.0 || routes.get(id).is_empty() {
+            flow.state = State::Done;
+            flow.finish = start + work.max(0.0);
+        } else if start <= self.now {
+            // Its past is settled without it: full rate until now.
+            let credit = self.now - start;
+            if credit >= work {
+                flow.state = State::Done;
+                flow.finish = start + work;
+            } else {
+                flow.remaining = work - credit;
+                flow.state = State::Active;
+                self.active.push(id);
+                self.stale = true;
+            }
+        } else {
+            self.pending.push(Reverse((start.to_bits(), id)));
+        }
+        self.flows[i] = flow;
+    }
+
+    /// Takes flow `id` out of the active or pending set.
+    fn remove(&mut self, id: FlowId) {
+        if let Some(p) = self.active.iter().position(|&f| f == id) {
+            self.active.remove(p);
+            self.stale = true;
+        }
+        self.pending.retain(|Reverse((_, f))| *f != id);
+    }
+
+    /// When flow `id` (added before) finishes, s: the network moves on until it does.
+    /// Returns NaN for an id never added.
+    pub fn finish(&mut self, id: FlowId, routes: &Routes) -> f64 {
+        let Some(flow) = self.flows.get(id as usize) else {
+            return f64::NAN;
+        };
+        if flow.state == State::Free {
+            return f64::NAN;
+        }
+        while self.flows[id as usize].state != State::Done {
+            if !self.step(routes) {
+                // Nothing moves and nothing will start: cannot happen for a flow added
+                // with work and links, but a loop is worse than settling it here.
+                let flow = &mut self.flows[id as usize];
+                flow.state = State::Done;
+                flow.finish = self.now;
+            }
+        }
+        self.flows[id as usize].finish
+    }
+
+    /// Runs the network to its next event: the earliest finish or start. False when
+    /// there is none.
+    fn step(&mut self, routes: &Routes) -> bool {
+        self.start_due();
+        if self.stale {
+            self.rates(routes);
+        }
+        let mut next = f64::INFINITY;
+        let mut first = None;
+        for (p, &f) in self.active.iter().enumerate() {
+            let flow = &self.flows[f as usize];
+            let t = self.now + flow.remaining / flow.rate;
+            if t < next {
+                next = t;
+                first = Some(p);
+            }
+        }
+        if let Some(&Reverse((bits, _))) = self.pending.peek() {
+            let start = f64::from_bits(bits);
+            if start < next {
+                next = start;
+                first = None;
+            }
+        }
+        if !next.is_finite() {
+            return false;
+        }
+        let dt = next - self.now;
+        self.now = next;
+        for &f in &self.active {
+            let flow = &mut self.flows[f as usize];
+            flow.remaining -= flow.rate * dt;
+        }
+        if let Some(p) = first {
+            self.flows[self.active[p] as usize].remaining = 0.0;
+        }
+        let now = self.now;
+        let flows = &mut self.flows;
+        let before = self.active.len();
+        self.active.retain(|&f| {
+            let flow = &mut flows[f as usize];
+            if flow.remaining <= flow.epsilon {
+                flow.state = State::Done;
+                flow.finish = now;
+                false
+            } else {
+                true
+            }
+        });
+        if self.active.len() != before {
+            self.stale = true;
+        }
+        self.start_due();
+        true
+    }
+
+    /// Activates the pending flows whose start has come.
+    fn start_due(&mut self) {
+        while let Some(&Reverse((bits, f))) = self.pending.peek() {
+            if f64::from_bits(bits) > self.now {
+                break;
+            }
+            self.pending.pop();
+            self.flows[f as usize].state = State::Active;
+            self.active.push(f);
+            self.stale = true;
+        }
+    }
+
+    /// The max-min fair rates of the active flows, by progressive filling: while some
+    /// flow has no rate, the links with the least capacity left per unfixed flow are
+    /// the bottlenecks, and every unfixed flow crossing one gets that share, which the
+    /// links of its route give up.
+    fn rates(&mut self, routes: &Routes) {
+        self.stale = false;
+        self.touched.clear();
+        for &f in &self.active {
+            for &l in routes.get(f) {
+                let l = l as usize;
+                if self.unfixed[l] == 0 {
+                    self.capacity[l] = 1.0;
+                    self.touched.push(l as u32);
+                }
+                self.unfixed[l] += 1;
+            }
+        }
+        self.fixed.clear();
+        self.fixed.resize(self.active.len(), false);
+        let mut left = self.active.len();
+        while left > 0 {
+            let mut share = f64::INFINITY;
+            for &l in &self.touched {
+                let l = l as usize;
+                if self.unfixed[l] > 0 {
+                    share = share.min(self.capacity[l] / f64::from(self.unfixed[l]));
+                }
+            }
+            for &l in &self.touched {
+                let l = l as usize;
+                self.bottleneck[l] = self.unfixed[l] > 0
+                    && self.capacity[l] / f64::from(self.unfixed[l]) <= share * (1.0 + 1e-12);
+            }
+            for (p, &f) in self.active.iter().enumerate() {
+                if self.fixed[p] {
+                    continue;
+                }
+                let route = routes.get(f);
+                if !route.iter().any(|&l| self.bottleneck[l as usize]) {
+                    continue;
+                }
+                self.fixed[p] = true;
+                left -= 1;
+                self.flows[f as usize].rate = share;
+                for &l in route {
+                    let l = l as usize;
+                    self.capacity[l] -= share;
+                    self.unfixed[l] -= 1;
+                }
+            }
+        }
+        for &l in &self.touched {
+            self.unfixed[l as usize] = 0;
+            self.bottleneck[l as usize] = false;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,196 @@
+//! Hand-computed max-min sharing, and properties every history must have.
+
+use super::*;
+use proptest::prelude::*;
+
+/// A network over `links` links with the given routes (flow i takes `routes[i]`).
+fn setup(links: usize, routes: &[&[u32]]) -> (FlowNetwork, Routes) {
+    let mut r = Routes::default();
+    for (i, route) in routes.iter().enumerate() {
+        r.set(i as FlowId, route.iter().copied());
+    }
+    (FlowNetwork::new(links), r)
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-12 * b.abs().max(1.0)
+}
+
+#[test]
+fn a_flow_alone_takes_its_work() {
+    let (mut net, routes) = setup(2, &[&[0, 1]]);
+    net.add(0, 1.0, 2.0, &routes);
+    assert_eq!(net.finish(0, &routes), 3.0);
+    assert_eq!(net.now(), 3.0);
+    assert_eq!(net.in_flight(), 0);
+}
+
+#[test]
+fn k_flows_on_one_link_take_k_times_as_long() {
+    for k in 1..=5u32 {
+        let route: &[u32] = &[0];
+        let all = vec![route; k as usize];
+        let (mut net, routes) = setup(1, &all);
+        for f in 0..k {
+            net.add(f, 0.5, 1.0, &routes);
+        }
+        for f in 0..k {
+            let finish = net.finish(f, &routes);
+            assert!(
+                close(finish, 0.5 + f64::from(k)),
+                "k={k} flow {f}: {finish}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_tightest_link_sets_the_share_and_the_others_take_what_is_left() {
+    // Link 0 carries flows 0 and 3; link 1 carries flows 0, 1 and 2. Link 1 is the
+    // bottleneck: 1/3 each for flows 0..3; flow 3 takes the 2/3 link 0 has left and
+    // finishes at 1.5; flows 0..3 keep 1/3 (link 1) and finish at 3.
+    let (mut net, routes) = setup(2, &[&[0, 1], &[1], &[1], &[0]]);
+    for f in 0..4 {
+        net.add(f, 0.0, 1.0, &routes);
+    }
+    assert!(close(net.finish(3, &routes), 1.5));
+    for f in 0..3 {
+        assert!(close(net.finish(f, &routes), 3.0));
+    }
+}
+
+#[test]
+fn a_later_flow_shares_from_its_start() {
+    // Flow 0 alone from 0 to 1 (1 of its 2 done), then both at 1/2: 1 each left,
+    // both finish at 3.
+    let (mut net, routes) = setup(1, &[&[0], &[0]]);
+    net.add(0, 0.0, 2.0, &routes);
+    net.add(1, 1.0, 1.0, &routes);
+    assert!(close(net.finish(0, &routes), 3.0));
+    assert!(close(net.finish(1, &routes), 3.0));
+}
+
+#[test]
+fn a_finished_flow_gives_its_share_back() {
+    // Both at 1/2 until flow 1 finishes at 2 (work 1); flow 0 has 2 left and goes
+    // alone: 4.
+    let (mut net, routes) = setup(1, &[&[0], &[0]]);
+    net.add(0, 0.0, 3.0, &routes);
+    net.add(1, 0.0, 1.0, &routes);
+    assert!(close(net.finish(0, &routes), 4.0));
+    assert!(close(net.finish(1, &routes), 2.0));
+}
+
+#[test]
+fn flows_on_disjoint_links_do_not_slow_each_other() {
+    let (mut net, routes) = setup(4, &[&[0, 1], &[2, 3], &[1, 3]]);
+    net.add(0, 0.0, 1.0, &routes);
+    net.add(1, 0.0, 1.0, &routes);
+    assert_eq!(net.finish(0, &routes), 1.0);
+    assert_eq!(net.finish(1, &routes), 1.0);
+    net.add(2, 1.0, 1.0, &routes);
+    assert_eq!(net.finish(2, &routes), 2.0);
+}
+
+#[test]
+fn a_flow_added_in_the_settled_past_moves_at_full_rate_until_the_present() {
+    let (mut net, routes) = setup(1, &[&[0], &[0], &[0]]);
+    net.add(0, 0.0, 2.0, &routes);
+    assert_eq!(net.finish(0, &routes), 2.0);
+    // Starts at 1: full rate to 2 (1 of 3 done), then alone: 4.
+    net.add(1, 1.0, 3.0, &routes);
+    // Starts at 0 and needs 1: done before the present, untouched.
+    net.add(2, 0.0, 1.0, &routes);
+    assert_eq!(net.finish(2, &routes), 1.0);
+    assert_eq!(net.finish(1, &routes), 4.0);
+}
+
+#[test]
+fn no_links_or_no_work_means_no_sharing() {
+    let (mut net, routes) = setup(1, &[&[], &[0], &[0]]);
+    net.add(1, 0.0, 5.0, &routes);
+    net.add(0, 0.0, 2.0, &routes);
+    net.add(2, 1.0, 0.0, &routes);
+    assert_eq!(net.finish(0, &routes), 2.0);
+    assert_eq!(net.finish(2, &routes), 1.0);
+    assert_eq!(net.finish(1, &routes), 5.0);
+}
+
+#[test]
+fn a_reused_id_is_a_new_flow() {
+    let (mut net, mut routes) = setup(2, &[&[0]]);
+    net.add(0, 0.0, 1.0, &routes);
+    assert_eq!(net.finish(0, &routes), 1.0);
+    routes.set(0, [1]);
+    net.add(0, 2.0, 3.0, &routes);
+    assert_eq!(net.finish(0, &routes), 5.0);
+    assert!(net.finish(7, &routes).is_nan());
+}
+
+proptest! {
+    /// On one link that every flow crosses, starting together: the link never idles,
+    /// so the last finish is the total work; no flow beats its own work; flows finish
+    /// in the order of their work (equal shares throughout).
+    #[test]
+    fn one_shared_link_is_work_conserving(works in prop::collection::vec(0.01f64..10.0, 1..12)) {
+        let route: &[u32] = &[0];
+        let all = vec![route; works.len()];
+        let (mut net, routes) = setup(1, &all);
+        for (f, &w) in works.iter().enumerate() {
+            net.add(f as FlowId, 0.0, w, &routes);
+        }
+        let finishes: Vec<f64> =
+            (0..works.len()).map(|f| net.finish(f as FlowId, &routes)).collect();
+        let total: f64 = works.iter().sum();
+        let last = finishes.iter().cloned().fold(0.0, f64::max);
+        prop_assert!((last - total).abs() <= 1e-9 * total, "{last} vs {total}");
+        for (f, &w) in works.iter().enumerate() {
+            prop_assert!(finishes[f] >= w * (1.0 - 1e-12));
+            for (g, &v) in works.iter().enumerate() {
+                if w < v {
+                    prop_assert!(finishes[f] <= finishes[g] * (1.0 + 1e-12), "{f} {g}");
+                }
+            }
+        }
+    }
+
+    /// On any routes and starts, no flow finishes before start + work, and no link
+    /// carries more than its bandwidth: the work of the flows crossing a link that run
+    /// entirely inside [0, T] is at most T.
+    #[test]
+    fn no_flow_beats_its_work_and_no_link_is_overfull(
+        flows in prop::collection::vec(
+            (prop::collection::vec(0u32..4, 1..4), 0.0f64..5.0, 0.01f64..5.0),
+            1..10,
+        )
+    ) {
+        let mut routes = Routes::default();
+        for (f, (route, _, _)) in flows.iter().enumerate() {
+            let mut route = route.clone();
+            route.sort_unstable();
+            route.dedup();
+            routes.set(f as FlowId, route);
+        }
+        let mut net = FlowNetwork::new(4);
+        let mut order: Vec<usize> = (0..flows.len()).collect();
+        order.sort_by(|&a, &b| flows[a].1.total_cmp(&flows[b].1));
+        for &f in &order {
+            net.add(f as FlowId, flows[f].1, flows[f].2, &routes);
+        }
+        let finishes: Vec<f64> =
+            (0..flows.len()).map(|f| net.finish(f as FlowId, &routes)).collect();
+        for (f, (_, start, work)) in flows.iter().enumerate() {
+            prop_assert!(finishes[f] >= (start + work) * (1.0 - 1e-12));
+        }
+        let end = finishes.iter().cloned().fold(0.0, f64::max);
+        for link in 0..4u32 {
+            let work: f64 = flows
+                .iter()
+                .enumerate()
+                .filter(|(f, _)| routes.get(*f as FlowId).contains(&link))
+                .map(|(_, (_, _, w))| *w)
+                .sum();
+            prop_assert!(work <= end * (1.0 + 1e-9));
+        }
+    }
+}

@@ -1,0 +1,326 @@
+//! Contention-aware replays: messages routed on small fabrics, their clocks computed by
+//! hand or compared with the plain replay where nothing is shared.
+
+use super::super::engine::replay_routed;
+use super::*;
+use crate::fabric::{load_routed_fabric, load_routed_fabric_from, LoadOptions, LoadedFabric};
+use crate::flow::RankRoutes;
+use crate::routing::check_routes;
+
+/// Loads a routed fabric from dot text.
+fn fabric(dot: &str) -> LoadedFabric {
+    load_routed_fabric_from(dot.as_bytes(), "test.dot", LoadOptions::default()).unwrap()
+}
+
+/// `hosts` hosts named H0… on each of `switches` switches S0…, switches in a line,
+/// shortest routes: hosts of switch s are H{s*hosts}…
+fn line(switches: usize, hosts: usize) -> LoadedFabric {
+    let mut dot = String::from("digraph line {\n");
+    let host = |s: usize, h: usize| format!("H{}", s * hosts + h);
+    for s in 0..switches {
+        for h in 0..hosts {
+            dot.push_str(&format!("  {} -> S{s} [comment=\"*\"];\n", host(s, h)));
+            dot.push_str(&format!(
+                "  S{s} -> {} [comment=\"{}\"];\n",
+                host(s, h),
+                host(s, h)
+            ));
+        }
+        let left: Vec<String> = (0..s)
+            .flat_map(|t| (0..hosts).map(move |h| (t, h)))
+            .map(|(t, h)| host(t, h))
+            .collect();
+        let right: Vec<String> = (s + 1..switches)
+            .flat_map(|t| (0..hosts).map(move |h| (t, h)))
+            .map(|(t, h)| host(t, h))
+            .collect();
+        if !left.is_empty() {
+            dot.push_str(&format!(
+                "  S{s} -> S{} [comment=\"{}\"];\n",
+                s - 1,
+                left.join(",")
+            ));
+        }
+        if !right.is_empty() {
+            dot.push_str(&format!(
+                "  S{s} -> S{} [comment=\"{}\"];\n",
+                s + 1,
+                right.join(",")
+            ));
+        }
+    }
+    dot.push_str("}\n");
+    fabric(&dot)
+}
+
+/// Host ids of the hosts named `H{r}` for r in 0..n: rank r runs on H{r}.
+fn hosts_by_name(f: &LoadedFabric, n: usize) -> Vec<u32> {
+    (0..n)
+        .map(|r| {
+            let name = format!("H{r}");
+            (0..f.fabric.num_hosts() as u32)
+                .find(|&h| f.fabric.host_name(h) == name)
+                .unwrap_or_else(|| panic!("no host {name}"))
+        })
+        .collect()
+}
+
+/// Replays `ranks` on `network` over `f`, rank r on `hosts[r]`.
+fn run_on(f: &LoadedFabric, hosts: &[u32], ranks: Vec<Vec<Event>>, network: &Network) -> Clocks {
+    assert_eq!(check_routes(&f.fabric, &f.table, hosts).broken(), 0);
+    let routes = RankRoutes::new(&f.fabric, &f.table, hosts);
+    let p = ranks.len() as u32;
+    let mut sources = sources(ranks);
+    replay_routed(&mut sources, &[(0..p).collect()], network, &routes)
+        .unwrap()
+        .0
+}
+
+fn sources(ranks: Vec<Vec<Event>>) -> Vec<Events> {
+    ranks
+        .into_iter()
+        .enumerate()
+        .map(|(r, events)| Events {
+            path: format!("rank{r}"),
+            events: events.into(),
+        })
+        .collect()
+}
+
+fn plain(ranks: Vec<Vec<Event>>, network: &Network) -> Clocks {
+    let p = ranks.len() as u32;
+    replay(&mut sources(ranks), &[(0..p).collect()], network)
+        .unwrap()
+        .0
+}
+
+/// α = 1 µs and 1 GB/s (a 1000-byte message is 1 µs on the wire), and α = 2 µs and
+/// 4 GB/s.
+fn fast() -> Network {
+    Network {
+        alpha: vec![1e-6, 2e-6],
+        beta: vec![1e-9, 0.25e-9],
+        eager_limit: 1 << 20,
+        algorithms: AlgorithmChoice::automatic(),
+    }
+}
+
+#[track_caller]
+fn near(got: &[f64], expected: &[f64]) {
+    assert_eq!(got.len(), expected.len());
+    for (g, e) in got.iter().zip(expected) {
+        assert!(
+            (g - e).abs() <= 1e-12 * e.abs().max(1e-9),
+            "got {got:?}, expected {expected:?}"
+        );
+    }
+}
+
+/// Ranks 0..k send `bytes` to ranks k..2k (rank i to k + i) at wall time 0; the
+/// receivers post at wall time 1 and wait.
+fn k_pairs(k: u32, bytes: u64) -> Vec<Vec<Event>> {
+    let mut ranks = Vec::new();
+    for i in 0..k {
+        ranks.push(vec![
+            ev(0, 0.0, send(k + i, bytes, BS)),
+            ev(0, 0.0, complete(&[BS])),
+        ]);
+    }
+    for i in 0..k {
+        ranks.push(vec![
+            ev(1, 0.0, recv(Some(i), BR)),
+            ev(2, 0.0, complete(&[BR])),
+        ]);
+    }
+    ranks
+}
+
+#[test]
+fn k_equal_flows_across_one_link_take_k_times_the_wire_time() {
+    for k in 1..=4u32 {
+        // Senders on S0, receivers on S1: every message crosses S0 -> S1.
+        let f = line(2, k as usize);
+        let hosts = hosts_by_name(&f, 2 * k as usize);
+        let network = fast();
+        let c = run_on(&f, &hosts, k_pairs(k, 1000), &network);
+        let kf = f64::from(k);
+        for r in k..2 * k {
+            let r = r as usize;
+            // Wire 1 µs and 0.25 µs; k× that on the shared link; then α.
+            near(c.clock(r), &[kf * 1e-6 + 1e-6, kf * 0.25e-6 + 2e-6]);
+            near(c.bandwidth(r), &[kf * 1e-6, kf * 0.25e-6]);
+            near(c.contention(r), &[(kf - 1.0) * 1e-6, (kf - 1.0) * 0.25e-6]);
+            near(c.latency(r), &[1e-6, 2e-6]);
+        }
+        // The plain replay has no shared link: every message takes its wire time.
+        let p = plain(k_pairs(k, 1000), &network);
+        near(p.clock(k as usize), &[2e-6, 2.25e-6]);
+        near(p.contention(k as usize), &[0.0, 0.0]);
+    }
+}
+
+#[test]
+fn a_completion_waits_for_the_messages_the_traced_run_had_started() {
+    // The receivers post and wait at wall time 0, before the sends (wall 1); their
+    // waits returned at wall time 9. Settled at once, the first receiver's message
+    // would have had the link alone; settled at 9, both messages share it.
+    let mut ranks = Vec::new();
+    for i in 0..2u32 {
+        ranks.push(vec![
+            ev(1, 0.0, send(2 + i, 1000, BS)),
+            ev(1, 0.0, complete(&[BS])),
+        ]);
+    }
+    for i in 0..2u32 {
+        let mut wait = ev(0, 0.0, complete(&[BR]));
+        wait.returned = 9;
+        ranks.push(vec![ev(0, 0.0, recv(Some(i), BR)), wait]);
+    }
+    let f = line(2, 2);
+    let c = run_on(&f, &hosts_by_name(&f, 4), ranks, &fast());
+    near(c.clock(2), &[3e-6, 2.5e-6]);
+    near(c.clock(3), &[3e-6, 2.5e-6]);
+}
+
+#[test]
+fn k_messages_into_one_host_share_its_link() {
+    // Ranks 1..=3 send 1000 bytes to rank 0, all on one switch: the link S0 -> H0 is
+    // shared three ways; rank 0 receives the three and ends at 3 µs + α.
+    let mut ranks = vec![vec![
+        ev(1, 0.0, recv(Some(1), 2)),
+        ev(1, 0.0, recv(Some(2), 3)),
+        ev(1, 0.0, recv(Some(3), 4)),
+        ev(2, 0.0, complete(&[2, 3, 4])),
+    ]];
+    for _ in 1..=3 {
+        ranks.push(vec![
+            ev(0, 0.0, send(0, 1000, BS)),
+            ev(0, 0.0, complete(&[BS])),
+        ]);
+    }
+    let f = line(1, 4);
+    let c = run_on(&f, &hosts_by_name(&f, 4), ranks, &fast());
+    near(c.clock(0), &[4e-6, 2.75e-6]);
+    near(c.contention(0), &[2e-6, 0.5e-6]);
+}
+
+/// Every rank sends `bytes` to rank (r + shift) mod n and receives from (r − shift).
+fn shift(n: u32, shift: u32, bytes: u64) -> Vec<Vec<Event>> {
+    (0..n)
+        .map(|r| {
+            vec![
+                ev(0, 0.0, recv(Some((r + n - shift) % n), 2)),
+                ev(1, 0.0, send((r + shift) % n, bytes, 3)),
+                ev(2, 0.0, complete(&[2, 3])),
+            ]
+        })
+        .collect()
+}
+
+fn kary_ntree() -> LoadedFabric {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/topologies/kary-ntree-4-3.dmodk.dot"
+    );
+    load_routed_fabric(path, LoadOptions::default()).unwrap()
+}
+
+#[test]
+fn shift_permutations_on_a_dmodk_fat_tree_see_no_contention() {
+    // D-mod-k routing on a k-ary n-tree routes every shift permutation without two
+    // routes sharing a link (Zahavi et al., 2010), so the replay on the fabric is the
+    // plain replay.
+    let f = kary_ntree();
+    let hosts: Vec<u32> = (0..64).collect();
+    let network = fast();
+    for s in [1, 4, 16, 17, 63] {
+        let c = run_on(&f, &hosts, shift(64, s, 5000), &network);
+        let p = plain(shift(64, s, 5000), &network);
+        for r in 0..64 {
+            assert_eq!(c.contention(r), &[0.0, 0.0], "shift {s} rank {r}");
+            near(c.clock(r), p.clock(r));
+            near(c.bandwidth(r), p.bandwidth(r));
+        }
+    }
+}
+
+#[test]
+fn a_permutation_that_shares_links_shows_contention_on_the_fat_tree() {
+    // Ranks 0..4 (one leaf switch) send to 16, 32, 48 and 0's own leaf neighbour: with
+    // d-mod-k the up-links are chosen by destination, and 16, 32, 48 (all ≡ 0 mod 4
+    // and mod 16) take the same first up-link.
+    let f = kary_ntree();
+    let hosts: Vec<u32> = (0..64).collect();
+    let targets = [16u32, 32, 48];
+    let mut ranks: Vec<Vec<Event>> = (0..64).map(|_| Vec::new()).collect();
+    for (i, &t) in targets.iter().enumerate() {
+        ranks[i].extend([ev(0, 0.0, send(t, 1000, BS)), ev(0, 0.0, complete(&[BS]))]);
+        ranks[t as usize].extend([
+            ev(1, 0.0, recv(Some(i as u32), BR)),
+            ev(2, 0.0, complete(&[BR])),
+        ]);
+    }
+    let c = run_on(&f, &hosts, ranks, &fast());
+    let worst = targets
+        .iter()
+        .map(|&t| c.contention(t as usize)[0])
+        .fold(0.0, f64::max);
+    // Three flows on one link: 3 µs instead of 1.
+    assert!((worst - 2e-6).abs() < 1e-15, "{worst}");
+}
+
+#[test]
+fn on_a_single_switch_one_message_per_host_is_the_plain_replay() {
+    let f = line(1, 8);
+    let hosts = hosts_by_name(&f, 8);
+    let network = fast();
+    for s in 1..8 {
+        let c = run_on(&f, &hosts, shift(8, s, 3000), &network);
+        let p = plain(shift(8, s, 3000), &network);
+        for r in 0..8 {
+            near(c.clock(r), p.clock(r));
+            near(c.latency(r), p.latency(r));
+            near(c.bandwidth(r), p.bandwidth(r));
+            assert_eq!(c.contention(r), &[0.0, 0.0]);
+        }
+    }
+    // Rendezvous messages too (both sides complete at the transfer's end).
+    let mut rendezvous = network.clone();
+    rendezvous.eager_limit = 100;
+    let c = run_on(&f, &hosts, shift(8, 3, 3000), &rendezvous);
+    let p = plain(shift(8, 3, 3000), &rendezvous);
+    for r in 0..8 {
+        near(c.clock(r), p.clock(r));
+    }
+}
+
+#[test]
+fn ranks_on_one_host_do_not_touch_the_fabric() {
+    // Ranks 0 and 1 on H0, rank 2 on H1: 0 → 1 stays on the host, 2 → 0 and 0 → 1
+    // overlap in time without sharing a link.
+    let f = line(1, 2);
+    let h = hosts_by_name(&f, 2);
+    let hosts = [h[0], h[0], h[1]];
+    let ranks = vec![
+        vec![
+            ev(0, 0.0, send(1, 1000, 2)),
+            ev(0, 0.0, recv(Some(2), 3)),
+            ev(1, 0.0, complete(&[2, 3])),
+        ],
+        vec![ev(0, 0.0, recv(Some(0), BR)), ev(1, 0.0, complete(&[BR]))],
+        vec![ev(0, 0.0, send(0, 1000, BS)), ev(0, 0.0, complete(&[BS]))],
+    ];
+    let network = fast();
+    let c = run_on(&f, &hosts, ranks, &network);
+    near(c.clock(1), &[2e-6, 2.25e-6]);
+    near(c.clock(0), &[2e-6, 2.25e-6]);
+}
+
+#[test]
+fn the_same_routed_replay_gives_the_same_clocks() {
+    let f = kary_ntree();
+    let hosts: Vec<u32> = (0..64).rev().collect();
+    let a = run_on(&f, &hosts, shift(64, 5, 70_000), &fast());
+    let b = run_on(&f, &hosts, shift(64, 5, 70_000), &fast());
+    assert_eq!(a, b);
+}
