@@ -100,6 +100,16 @@ pub enum WorkloadError {
     /// The fabric has fewer than four hosts.
     #[error("the fabric has {0} hosts (nodes whose name starts with `H`); the simulator needs at least four")]
     TooFewHosts(usize),
+    /// More ranks than the hosts can take at the given ranks per host.
+    #[error("{ranks} ranks at {per_host} per host need {} hosts; the fabric has {hosts} (place more ranks per host)", .ranks.div_ceil(*.per_host))]
+    RanksExceedHosts {
+        /// Ranks to place.
+        ranks: usize,
+        /// Ranks per host.
+        per_host: usize,
+        /// The fabric's hosts.
+        hosts: usize,
+    },
     /// The requested size is below 4 or above the host count.
     #[error("commsize must be between 4 and {hosts} (the hosts of the fabric), got {requested}")]
     Commsize {

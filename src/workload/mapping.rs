@@ -171,6 +171,30 @@ impl RankLayout {
     }
 }
 
+/// Places `ranks` ranks of one application on `fabric`, `per_host` consecutive ranks
+/// per host (≥ 1), on the first ⌈ranks / per_host⌉ hosts that `method` chooses, as the
+/// simulator chooses its subset (`rand` drawn from `rng`). Returns each rank's host.
+/// O(hosts log hosts + ranks).
+pub fn place_ranks<R: Rng + ?Sized>(
+    fabric: &Fabric,
+    ranks: usize,
+    per_host: usize,
+    method: SubsetMethod,
+    rng: &mut R,
+) -> Result<Vec<u32>, WorkloadError> {
+    let per_host = per_host.max(1);
+    let needed = ranks.div_ceil(per_host);
+    if needed > fabric.num_hosts() {
+        return Err(WorkloadError::RanksExceedHosts {
+            ranks,
+            per_host,
+            hosts: fabric.num_hosts(),
+        });
+    }
+    let hosts = choose_hosts(fabric, method, needed, None, rng)?;
+    Ok((0..ranks).map(|r| hosts[r / per_host]).collect())
+}
+
 /// Picks `count` hosts by `method`, from `within` (a host list, for part subsets) or from
 /// every host of the fabric.
 fn choose_hosts<R: Rng + ?Sized>(
@@ -317,6 +341,56 @@ mod tests {
         assert_eq!(
             parse_node_ordering("00000000000000000005\n5 # x\n", "f").unwrap(),
             vec![5, 5]
+        );
+    }
+
+    fn ft4_2() -> Fabric {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/topologies/ft4-2.ftree.dot");
+        crate::fabric::load_routed_fabric(path, crate::fabric::LoadOptions::default())
+            .unwrap()
+            .fabric
+    }
+
+    #[test]
+    fn ranks_fill_hosts_in_the_methods_order_per_host_at_a_time() {
+        let fabric = ft4_2();
+        let mut rng = crate::engine::stream::stream_rng(1, crate::engine::stream::Stream::Subset);
+        let bfs = bfs_hosts(&fabric);
+        let placed = place_ranks(&fabric, 5, 2, SubsetMethod::LinearBfs, &mut rng).unwrap();
+        assert_eq!(placed, [bfs[0], bfs[0], bfs[1], bfs[1], bfs[2]]);
+        let mut by_guid: Vec<u32> = (0..fabric.num_hosts() as u32).collect();
+        by_guid.sort_by_key(|&h| std::cmp::Reverse(fabric.host_guid(h)));
+        let placed = place_ranks(&fabric, 3, 1, SubsetMethod::GuidOrderDesc, &mut rng).unwrap();
+        assert_eq!(placed, by_guid[..3]);
+        // Random: distinct hosts, the same for the same seed.
+        let draw = |seed| {
+            let mut rng =
+                crate::engine::stream::stream_rng(seed, crate::engine::stream::Stream::Subset);
+            place_ranks(&fabric, 8, 1, SubsetMethod::Rand, &mut rng).unwrap()
+        };
+        let a = draw(7);
+        let mut distinct = a.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 8);
+        assert_eq!(a, draw(7));
+        assert_ne!(a, draw(8));
+    }
+
+    #[test]
+    fn more_ranks_than_places_is_an_error_that_counts_them() {
+        let fabric = ft4_2();
+        let hosts = fabric.num_hosts();
+        let mut rng = crate::engine::stream::stream_rng(1, crate::engine::stream::Stream::Subset);
+        assert!(place_ranks(&fabric, 2 * hosts, 2, SubsetMethod::Rand, &mut rng).is_ok());
+        let err = place_ranks(&fabric, 2 * hosts + 1, 2, SubsetMethod::Rand, &mut rng).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{} ranks at 2 per host need {} hosts; the fabric has {hosts} (place more ranks per host)",
+                2 * hosts + 1,
+                hosts + 1
+            )
         );
     }
 }

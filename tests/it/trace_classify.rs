@@ -90,7 +90,9 @@ fn text_json_and_csv_give_the_same_105_configurations_of_the_default_grid() {
         let name = c["name"].as_str().unwrap();
         let class = c["class"].as_str().unwrap();
         let fields: Vec<&str> = row.split(',').collect();
-        assert_eq!((fields[1], fields[9]), (name, class), "{row}");
+        assert_eq!((fields[1], fields[11]), (name, class), "{row}");
+        // Without a fabric, the bandwidth time is all wire.
+        assert_eq!((fields[8], fields[10]), (fields[9], "0e0"), "{row}");
         let time: f64 = fields[4].parse().unwrap();
         assert_eq!(time, c["time_s"].as_f64().unwrap());
         let line = text
@@ -310,5 +312,167 @@ fn one_rank_with_twice_the_work_is_imbalance_bound() {
             let imbalance = c["shares"]["imbalance"].as_f64().unwrap();
             assert!((0.33..0.42).contains(&imbalance), "{name}: {c}");
         }
+    }
+}
+
+/// The configurations of a JSON document, by position.
+fn configurations(doc: &Value) -> &Vec<Value> {
+    doc["configurations"].as_array().unwrap()
+}
+
+fn number(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+#[test]
+fn on_one_switch_where_no_two_messages_share_a_link_the_replay_is_the_plain_one() {
+    // testtrace's ranks each send one message to the next and receive one: every host
+    // link carries one message at a time.
+    let plain = json(&["trace", "classify", META, "--format", "json"]);
+    let fabric = "tests/fixtures/one-switch-8.dot";
+    let routed = json(&[
+        "trace", "classify", META, "--format", "json", "--fabric", fabric,
+    ]);
+    assert_eq!(plain["fabric"], Value::Null);
+    assert_eq!(routed["fabric"]["file"], fabric);
+    assert_eq!(routed["fabric"]["placement"], "linear_bfs");
+    assert_eq!(
+        routed["fabric"]["hosts"],
+        serde_json::json!(["H0", "H1", "H2", "H3"])
+    );
+    let (p, r) = (configurations(&plain), configurations(&routed));
+    assert_eq!(p.len(), 105);
+    for (p, r) in p.iter().zip(r) {
+        let (tp, tr) = (number(&p["time_s"]), number(&r["time_s"]));
+        assert!((tp - tr).abs() <= 1e-12 * tp, "{p}\n{r}");
+        assert_eq!(number(&r["seconds"]["contention"]), 0.0, "{r}");
+        assert_eq!(p["class"], r["class"]);
+    }
+}
+
+#[test]
+fn a_random_placement_is_the_same_for_the_same_seed() {
+    let fabric = "topologies/kary-ntree-4-3.dmodk.dot";
+    let run = |seed: &str| {
+        orcs(&[
+            "trace",
+            "classify",
+            META,
+            "--fabric",
+            fabric,
+            "--placement",
+            "rand",
+            "--seed",
+            seed,
+        ])
+        .ok()
+        .stdout
+    };
+    let a = run("11");
+    assert!(a.contains("ranks placed by rand, seed 11"), "{a}");
+    assert_eq!(a, run("11"));
+    assert_ne!(a, run("12"));
+    // Without a seed, the one drawn is printed so that the run can be repeated.
+    let drawn = orcs(&[
+        "trace",
+        "classify",
+        META,
+        "--fabric",
+        fabric,
+        "--placement",
+        "rand",
+    ])
+    .ok();
+    assert!(
+        drawn.stderr.contains("using --seed"),
+        "{}",
+        drawn.describe()
+    );
+}
+
+#[test]
+fn a_fabric_that_cannot_take_the_ranks_is_refused() {
+    let dead_end = "tests/fixtures/dead-end.dot";
+    orcs(&["trace", "classify", META, "--fabric", dead_end])
+        .fails_with(1, &[dead_end, "not routed", "no route from H0 to H3"]);
+    // 4 ranks, 3 per host: 2 hosts of the 4 of two-switch.dot.
+    orcs(&[
+        "trace",
+        "classify",
+        META,
+        "--fabric",
+        "tests/fixtures/two-switch.dot",
+        "--ppn",
+        "3",
+    ])
+    .ok();
+    orcs(&[
+        "trace",
+        "classify",
+        META,
+        "--fabric",
+        "tests/fixtures/two-switch.dot",
+        "--ppn",
+        "0",
+    ])
+    .fails_with(1, &["--ppn", "at least one rank"]);
+    orcs(&["trace", "classify", META, "--ppn", "2"]).fails_with(1, &["--fabric"]);
+    orcs(&["trace", "classify", META, "--fabric", "no-such.dot"]).fails_with(1, &["no-such.dot"]);
+    orcs(&[
+        "trace",
+        "classify",
+        META,
+        "--fabric",
+        "tests/fixtures/two-switch.dot",
+        "--placement",
+        "near",
+    ])
+    .fails_with(1, &["--placement", "linear_bfs"]);
+}
+
+#[test]
+fn messages_crossing_one_cable_together_share_it_and_the_class_says_so() {
+    let Some(prefix) = sst_dumpi() else {
+        return;
+    };
+    let traced = TracedProgram::compile(&prefix, "crossing").trace(6);
+    let meta = traced.meta.to_string_lossy().into_owned();
+    let grid = ["--latency", "5us", "--bandwidth", "10Gb/s,1Gb/s"];
+    let classify = |fabric: Option<&str>| {
+        let mut args = vec!["trace", "classify", &meta, "--format", "json"];
+        args.extend_from_slice(&grid);
+        if let Some(f) = fabric {
+            args.extend_from_slice(&["--fabric", f]);
+        }
+        json(&args)
+    };
+    let plain = classify(None);
+    let cable = classify(Some("tests/fixtures/two-switch-3x2.dot"));
+    let switch = classify(Some("tests/fixtures/one-switch-8.dot"));
+    let hosts: Vec<String> = (0..6).map(|h| format!("H{h}")).collect();
+    assert_eq!(cable["fabric"]["hosts"], serde_json::json!(hosts));
+    for k in 0..2 {
+        let (p, c, s) = (
+            &configurations(&plain)[k],
+            &configurations(&cable)[k],
+            &configurations(&switch)[k],
+        );
+        let bw = |v: &Value| number(&v["seconds"]["bandwidth"]);
+        let contention = |v: &Value| number(&v["seconds"]["contention"]);
+        // Five rounds of 16 MiB each on the critical path.
+        let wire = 5.0 * 16.0 * 1048576.0 / number(&p["bandwidth_bytes_per_s"]);
+        assert!((bw(p) - wire).abs() < 1e-3 * wire, "{p}");
+        assert_eq!(p["class"], "bandwidth-bound", "{p}");
+        // One switch: every host link carries one message; nothing is shared.
+        assert_eq!(contention(s), 0.0, "{s}");
+        let (tp, ts) = (number(&p["time_s"]), number(&s["time_s"]));
+        assert!((tp - ts).abs() <= 1e-9 * tp, "{p}\n{s}");
+        // Three messages on the cable at once: three times the wire time, two thirds
+        // of it contention.
+        assert!((bw(c) - 3.0 * wire).abs() < 0.02 * wire, "{c}");
+        assert!((contention(c) - 2.0 * wire).abs() < 0.02 * wire, "{c}");
+        let parts = number(&c["seconds"]["wire"]) + contention(c);
+        assert!((parts - bw(c)).abs() <= 1e-12 * bw(c), "{c}");
+        assert_eq!(c["class"], "contention-bound", "{c}");
     }
 }

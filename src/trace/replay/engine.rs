@@ -75,6 +75,28 @@ impl Clocks {
         }
     }
 
+    /// The clocks of several replays of the same ranks side by side: the
+    /// configurations of `parts[0]`, then those of `parts[1]`, … O(ranks · K).
+    pub fn concat(parts: &[Clocks]) -> Clocks {
+        let ranks = parts.first().map_or(0, Clocks::ranks);
+        let configs = parts.iter().map(|p| p.configs).sum();
+        let mut all = Clocks::new(ranks, configs);
+        if let Some(first) = parts.first() {
+            all.computation.clone_from(&first.computation);
+        }
+        for r in 0..ranks {
+            for q in 0..QUANTITIES {
+                let mut at = all.range(r, q).start;
+                for p in parts {
+                    let from = &p.data[p.range(r, q)];
+                    all.data[at..at + from.len()].copy_from_slice(from);
+                    at += from.len();
+                }
+            }
+        }
+        all
+    }
+
     /// Ranks.
     pub fn ranks(&self) -> usize {
         self.computation.len()
@@ -250,9 +272,14 @@ struct RankState {
     collective_done: bool,
     /// Waiting, out of the heap.
     parked: bool,
-    /// The completion of `current` has waited once for the trace's time of its return
-    /// (contention-aware replay only).
+    /// The completion of `current` has been put off once, until the other ranks'
+    /// clocks reached its messages' earliest arrival (on a fabric only).
     deferred: bool,
+}
+
+/// A clock as a heap key: non-negative floats order as their bits.
+fn time_key(t: f64) -> i64 {
+    t.max(0.0).to_bits() as i64
 }
 
 /// Makes `latest` the later of itself and `other`, configuration by configuration
@@ -284,9 +311,15 @@ pub fn replay<S: Source>(
 /// host to its receiver's through `routes` (which places every rank): messages in
 /// flight at the same time share the links they cross, max-min fair
 /// ([`crate::flow`]), each configuration's links at its bandwidth. A message's time
-/// beyond its bytes at full bandwidth is its contention. A completion is settled once
-/// the replay has reached the trace's time of its return, so that every message the
-/// traced run had started by then shares the links with it.
+/// beyond its bytes at full bandwidth is its contention.
+///
+/// The ranks advance in the order of their clocks on the first configuration (a
+/// discrete-event simulation of it), not in the trace's wall-clock order: a completion
+/// is put off until every other rank's clock has reached the earliest its messages can
+/// arrive, so the messages that start before then share the links with them. On the
+/// other configurations the order is that of the first; a message met after the
+/// network's time passed its start moves at full rate until then. Replay one
+/// configuration at a time for exact sharing on each.
 pub fn replay_routed<'a, S: Source>(
     sources: &mut [S],
     members: &'a [Vec<u32>],
@@ -437,9 +470,9 @@ impl<'a> Engine<'a> {
                     if !self.fetch(r, sources)? {
                         return Ok(());
                     }
-                    let wall = self.wall(r);
+                    let key = self.key(r);
                     if let Some(Reverse((next, _))) = self.heap.peek() {
-                        if wall > *next {
+                        if key > *next {
                             self.push(r);
                             return Ok(());
                         }
@@ -449,12 +482,42 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn wall(&self, r: usize) -> i64 {
-        self.ranks[r].current.as_ref().map_or(i64::MAX, |e| e.wall)
+    /// Rank `r`'s place in the order of the ranks: its next call's wall time, or on a
+    /// fabric its clock on the first configuration.
+    fn key(&self, r: usize) -> i64 {
+        match self.ranks[r].current.as_ref() {
+            None => i64::MAX,
+            Some(e) if self.fabric.is_none() => e.wall,
+            Some(_) => time_key(self.clocks.clock(r)[0]),
+        }
     }
 
     fn push(&mut self, r: usize) {
-        self.heap.push(Reverse((self.wall(r), r as u32)));
+        self.heap.push(Reverse((self.key(r), r as u32)));
+    }
+
+    /// On a fabric, the key to put off the completion of `slots` until: the earliest
+    /// its messages can be there on the first configuration (their start plus their
+    /// bytes at full bandwidth), when that is after rank `r`'s clock and the completion
+    /// has not been put off yet. Every rank whose clock is below it runs first, so the
+    /// messages that start before it are on the links when the finish is settled.
+    fn settle_after(&self, r: usize, slots: &[Slot]) -> Option<i64> {
+        if self.fabric.is_none() || self.ranks[r].deferred {
+            return None;
+        }
+        let requests = &self.ranks[r].requests;
+        let mut earliest = f64::NEG_INFINITY;
+        for &s in slots {
+            let m = match requests.get(s as usize) {
+                Some(&Request::Send(m)) if self.messages[m as usize].matched => m,
+                Some(&Request::Recv(Some(m))) => m,
+                _ => continue,
+            };
+            let message = &self.messages[m as usize];
+            let start = self.times.get(message.start)[0];
+            earliest = earliest.max(start + message.bytes as f64 * self.network.beta[0]);
+        }
+        (earliest > self.clocks.clock(r)[0]).then(|| time_key(earliest))
     }
 
     /// Puts a parked rank back among the ready ones.
@@ -510,15 +573,14 @@ impl<'a> Engine<'a> {
                 self.recv(r, src, comm, tag, slot);
                 Ok(Step::Done)
             }
-            Kind::Complete(slots) => {
-                if self.fabric.is_some() && !self.ranks[r].deferred && event.returned > event.wall {
+            Kind::Complete(slots) => match self.settle_after(r, slots) {
+                Some(key) => {
                     self.ranks[r].deferred = true;
-                    self.heap.push(Reverse((event.returned, r as u32)));
+                    self.heap.push(Reverse((key, r as u32)));
                     Ok(Step::Deferred)
-                } else {
-                    Ok(self.complete(r, slots))
                 }
-            }
+                None => Ok(self.complete(r, slots)),
+            },
             &Kind::Collective {
                 op,
                 comm,
@@ -750,7 +812,12 @@ impl<'a> Engine<'a> {
         for (k, flows) in fabric.flows.iter_mut().enumerate() {
             let wire = n * beta[k];
             let finish = flows.finish(m, &fabric.links);
-            let transfer = (finish - s_clock[k]).max(wire);
+            let mut transfer = (finish - s_clock[k]).max(wire);
+            // The flow network advances in steps; what they leave of rounding is not
+            // contention.
+            if transfer - wire <= 1e-12 * finish.abs() {
+                transfer = wire;
+            }
             let arrival = s_clock[k] + transfer + alpha[k];
             if arrival > clock[k] {
                 clock[k] = arrival;

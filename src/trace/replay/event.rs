@@ -14,10 +14,6 @@ pub struct Event {
     /// replay takes the events of all ranks (so that a wildcard receive matches the
     /// sends the original run had made by then).
     pub wall: i64,
-    /// Wall-clock return time of the call in the trace, ns: a contention-aware replay
-    /// settles a completion only once every message the traced run had started by
-    /// then is known, so that they share the links.
-    pub returned: i64,
     /// Computation before the call, s (the trace's time since the previous call
     /// returned).
     pub gap: f64,

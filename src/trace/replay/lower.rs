@@ -214,7 +214,6 @@ impl<'f> RankEvents<'f> {
         let gap = std::mem::take(&mut self.gap);
         self.ready.push_back(Event {
             wall: self.rec.wall.start.nanos(),
-            returned: self.rec.wall.stop.nanos(),
             gap,
             at: self.rec.offset,
             kind,

@@ -38,10 +38,13 @@
 //! its flow needs, at least nβ; the time beyond nβ is **contention**, a part of the
 //! bandwidth time, and the rest is the **wire** time. Messages between ranks on one host
 //! do not touch the fabric. Collectives and one-sided transfers keep their Hockney time
-//! (they are not routed). A completion is settled once the replay reaches the traced
-//! time of its return, so that the messages the traced run had started by then share
-//! the links with it; a message the replay meets only after the network's time has
-//! passed its start moves at full rate until then ([`crate::flow`]).
+//! (they are not routed). Each configuration is then its own discrete-event simulation:
+//! the ranks advance in the order of their clocks (not of the trace's wall clock, which
+//! on the traced machine says little about what overlaps on the replayed network), and
+//! a completion is put off until every other rank has reached the earliest its messages
+//! can arrive, so that the messages that start before then share the links with them
+//! ([`engine::replay_routed`]). A wildcard receive then takes the message sent first in
+//! the replayed time.
 
 pub mod classify;
 pub mod config;
@@ -144,6 +147,15 @@ pub struct ReplayNotes {
 }
 
 impl ReplayNotes {
+    /// Each count the larger of the two (passes over the same trace).
+    fn most(&mut self, o: &ReplayNotes) {
+        self.unsized_messages = self.unsized_messages.max(o.unsized_messages);
+        self.null_peer_messages = self.null_peer_messages.max(o.null_peer_messages);
+        self.intercomm_collectives = self.intercomm_collectives.max(o.intercomm_collectives);
+        self.rendezvous_buffered = self.rendezvous_buffered.max(o.rendezvous_buffered);
+        self.unreceived_messages = self.unreceived_messages.max(o.unreceived_messages);
+    }
+
     fn add(&mut self, o: &ReplayNotes) {
         self.unsized_messages += o.unsized_messages;
         self.null_peer_messages += o.null_peer_messages;
@@ -266,8 +278,9 @@ pub fn replay_trace(trace: &Trace, options: &ReplayOptions) -> Result<Replay, Re
 }
 
 /// Replays `trace` as [`replay_trace`], with the messages routed on `fabric` and
-/// sharing its links (see the module's documentation). Time per message grows with
-/// the messages in flight at once and the configurations.
+/// sharing its links (see the module's documentation): one pass over the trace per
+/// configuration, each a discrete-event simulation in the order of its clocks. Time
+/// per message grows with the messages in flight at once.
 pub fn replay_trace_on(
     trace: &Trace,
     options: &ReplayOptions,
@@ -320,22 +333,45 @@ pub fn replay_files_on(
     let members: Vec<Vec<u32>> = (0..communicators.len() as u32)
         .map(|g| communicators.members_of(g).to_vec())
         .collect();
-    let sources: Vec<lower::RankEvents> = files
-        .iter()
-        .enumerate()
-        .map(|(k, f)| lower::RankEvents::new(f, k as u32, size, &communicators))
-        .collect::<Result<_, _>>()?;
     let network = network(options);
-    let (replayed, decoded) = prefetch::with_prefetch(
-        sources,
-        rayon::current_num_threads(),
-        |sources| match fabric {
-            Some(f) => engine::replay_routed(sources, &members, &network, &f.routes),
-            None => engine::replay(sources, &members, &network),
-        },
-    );
-    let (clocks, mut notes) = replayed?;
-    notes.add(&decoded);
+    let pass = |network: &Network| -> Result<(Clocks, ReplayNotes), ReplayError> {
+        let sources: Vec<lower::RankEvents> = files
+            .iter()
+            .enumerate()
+            .map(|(k, f)| lower::RankEvents::new(f, k as u32, size, &communicators))
+            .collect::<Result<_, _>>()?;
+        let (replayed, decoded) = prefetch::with_prefetch(
+            sources,
+            rayon::current_num_threads(),
+            |sources| match fabric {
+                Some(f) => engine::replay_routed(sources, &members, network, &f.routes),
+                None => engine::replay(sources, &members, network),
+            },
+        );
+        let (clocks, mut notes) = replayed?;
+        notes.add(&decoded);
+        Ok((clocks, notes))
+    };
+    let (clocks, notes) = match fabric {
+        None => pass(&network)?,
+        // On a fabric the ranks advance in the order of one configuration's clocks, so
+        // every configuration gets its own pass: exact sharing on each.
+        Some(_) => {
+            let mut parts = Vec::with_capacity(network.alpha.len());
+            let mut notes = ReplayNotes::default();
+            for k in 0..network.alpha.len() {
+                let one = Network {
+                    alpha: vec![network.alpha[k]],
+                    beta: vec![network.beta[k]],
+                    ..network.clone()
+                };
+                let (clocks, n) = pass(&one)?;
+                notes.most(&n);
+                parts.push(clocks);
+            }
+            (Clocks::concat(&parts), notes)
+        }
+    };
     Ok(Replay {
         ranks: size,
         configs: options.configs.clone(),

@@ -29,7 +29,6 @@ impl Source for Events {
 fn ev(wall: i64, gap: f64, kind: Kind) -> Event {
     Event {
         wall,
-        returned: wall,
         gap,
         at: wall as u64,
         kind,

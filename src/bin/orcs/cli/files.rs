@@ -136,6 +136,9 @@ impl Request {
                 if let Some(rules) = &p.rules {
                     f.input("--rules", rules);
                 }
+                if let Some(placement) = &p.placement {
+                    f.input("--fabric", &placement.input.path);
+                }
                 f.output(OUTPUT, p.output.as_deref())
                     .output(PLOT, p.plot.as_ref().map(|(path, _)| path.as_str()));
             }

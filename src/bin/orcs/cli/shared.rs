@@ -3,13 +3,14 @@
 //! specific rewords its help with `#[command(mut_arg(...))]`, and validation happens in
 //! one place, here.
 
-use super::values::{byte_size, positive, report_format, resolve, whole, Format};
+use super::values::{byte_size, positive, report_format, resolve, subset_method, whole, Format};
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use orcs::fabric::input::InputSpec;
 use orcs::limits::{worker_threads, MemoryLimit};
 use orcs::trace::collective::AlgorithmChoice;
 use orcs::trace::traffic::{Collectives, TrafficOptions, Window};
+use orcs::workload::mapping::SubsetMethod;
 
 /// Where a routed fabric comes from: the file and, for InfiniBand dumps, the tables.
 #[derive(Debug, Args)]
@@ -227,6 +228,75 @@ pub struct AlgorithmsArg {
         value_parser = parse_algorithms
     )]
     pub algorithms: Option<AlgorithmChoice>,
+}
+
+/// --fabric, --placement, --ppn: a routed fabric an application's ranks run on, and
+/// which hosts they take.
+#[derive(Debug, Args)]
+pub struct PlacementArgs {
+    /// Run the ranks on this routed fabric (dot with routing comments, plain or gzip, or a fabric cache; convert InfiniBand dumps with `orcs convert`): every message follows its route, and messages in flight at the same time share the links they cross.
+    #[arg(verbatim_doc_comment, long = "fabric", value_name = "FILE")]
+    pub fabric: Option<String>,
+    /// Which hosts the ranks take, in rank order: linear_bfs (breadth first from the fabric's first node, so neighbouring ranks share a switch), rand (drawn with --seed), guid_order_asc or guid_order_desc (default linear_bfs).
+    #[arg(
+        verbatim_doc_comment,
+        long = "placement",
+        value_name = "METHOD",
+        requires = "fabric"
+    )]
+    pub placement: Option<String>,
+    /// Ranks per host, consecutive ranks together (default 1).
+    #[arg(
+        verbatim_doc_comment,
+        long = "ppn",
+        value_name = "N",
+        requires = "fabric",
+        allow_negative_numbers = true,
+        value_parser = whole::<u32>
+    )]
+    pub ppn: Option<u32>,
+}
+
+/// A validated [`PlacementArgs`]: the fabric to load and where the ranks go.
+#[derive(Debug, Clone)]
+pub struct PlacementPlan {
+    /// The fabric.
+    pub input: InputSpec,
+    /// How the hosts are chosen.
+    pub method: SubsetMethod,
+    /// Ranks per host (≥ 1).
+    pub per_host: usize,
+}
+
+impl PlacementArgs {
+    /// The placement, None without --fabric.
+    pub fn get(&self) -> Result<Option<PlacementPlan>> {
+        let Some(path) = &self.fabric else {
+            return Ok(None);
+        };
+        let method = match &self.placement {
+            Some(name) => subset_method("--placement", name)?,
+            None => SubsetMethod::LinearBfs,
+        };
+        let per_host = match self.ppn {
+            Some(0) => bail!("--ppn: a host takes at least one rank, got 0"),
+            Some(n) => n as usize,
+            None => 1,
+        };
+        Ok(Some(PlacementPlan {
+            input: InputSpec {
+                path: path.clone(),
+                lft: None,
+                node_name_map: None,
+                guid2lid: None,
+                lmc_paths: false,
+                orcs_compat: false,
+                topology_only: false,
+            },
+            method,
+            per_host,
+        }))
+    }
 }
 
 /// --collectives, --algorithms, --window, --phase: what of a DUMPI trace counts as

@@ -3,7 +3,10 @@
 //! `orcs trace matrix` writes its traffic matrix; `orcs trace classify` tells what
 //! limits the application, `orcs trace rules` prints the rules it classifies by.
 
-use super::shared::{AlgorithmsArg, FormatArg, OutputArg, PlotArg, TraceTrafficArgs};
+use super::shared::{
+    AlgorithmsArg, FormatArg, OutputArg, PlacementArgs, PlacementPlan, PlotArg, SeedArg,
+    TraceTrafficArgs,
+};
 use super::values::{image_format, resolve, whole, Format};
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, Subcommand};
@@ -78,6 +81,10 @@ pub struct ClassifyArgs {
     #[arg(verbatim_doc_comment, long = "rules", value_name = "FILE")]
     pub rules: Option<String>,
     #[command(flatten)]
+    pub placement: PlacementArgs,
+    #[command(flatten)]
+    pub seed: SeedArg,
+    #[command(flatten)]
     pub format: FormatArg,
     #[command(flatten)]
     pub output: OutputArg,
@@ -121,6 +128,10 @@ pub struct ClassifyPlan {
     pub algorithms: AlgorithmChoice,
     /// A rules file replacing the default rules.
     pub rules: Option<String>,
+    /// The fabric the messages are routed on, and the ranks' hosts.
+    pub placement: Option<PlacementPlan>,
+    /// The seed of a random placement.
+    pub seed: Option<u64>,
     /// The output format.
     pub format: Format,
     /// The file to write (None or `-`: standard output).
@@ -165,6 +176,8 @@ impl ClassifyArgs {
                 .algorithms
                 .unwrap_or_else(AlgorithmChoice::automatic),
             rules: self.rules,
+            placement: self.placement.get()?,
+            seed: self.seed.seed,
             format: self.format.get()?,
             output: self.output.output,
             plot: match self.plot.plot {

@@ -160,26 +160,50 @@ fn k_equal_flows_across_one_link_take_k_times_the_wire_time() {
 }
 
 #[test]
-fn a_completion_waits_for_the_messages_the_traced_run_had_started() {
-    // The receivers post and wait at wall time 0, before the sends (wall 1); their
-    // waits returned at wall time 9. Settled at once, the first receiver's message
-    // would have had the link alone; settled at 9, both messages share it.
-    let mut ranks = Vec::new();
+fn ranks_advance_in_the_order_of_their_clocks_not_of_the_traces_wall_clock() {
+    // In the trace, rank 1 sent long after the receivers had their data (wall time
+    // 100); on the replayed network both messages start at 0 and share the cable.
+    let mut ranks = vec![
+        vec![ev(1, 0.0, send(2, 1000, BS)), ev(1, 0.0, complete(&[BS]))],
+        vec![
+            ev(100, 0.0, send(3, 1000, BS)),
+            ev(100, 0.0, complete(&[BS])),
+        ],
+    ];
     for i in 0..2u32 {
         ranks.push(vec![
-            ev(1, 0.0, send(2 + i, 1000, BS)),
-            ev(1, 0.0, complete(&[BS])),
+            ev(2, 0.0, recv(Some(i), BR)),
+            ev(3, 0.0, complete(&[BR])),
         ]);
-    }
-    for i in 0..2u32 {
-        let mut wait = ev(0, 0.0, complete(&[BR]));
-        wait.returned = 9;
-        ranks.push(vec![ev(0, 0.0, recv(Some(i), BR)), wait]);
     }
     let f = line(2, 2);
     let c = run_on(&f, &hosts_by_name(&f, 4), ranks, &fast());
     near(c.clock(2), &[3e-6, 2.5e-6]);
     near(c.clock(3), &[3e-6, 2.5e-6]);
+}
+
+#[test]
+fn a_completion_waits_until_the_messages_that_start_before_its_arrival_are_known() {
+    // Rank 2 sends to rank 0 at 0, rank 3 to rank 1 at 0.5 µs, both across S1 -> S0.
+    // Rank 0, woken by its message at 0, must not settle it before rank 3 (clock
+    // 0.5 µs) has sent: alone until 0.5, then half the cable, its message ends at
+    // 1.5 µs; rank 3's shares until 1.5 and ends alone at 2. At 4 GB/s (second
+    // configuration) the first is done at 0.25 µs, before the second starts.
+    let ranks = vec![
+        vec![ev(0, 0.0, recv(Some(2), BR)), ev(0, 0.0, complete(&[BR]))],
+        vec![ev(0, 0.0, recv(Some(3), BR)), ev(0, 0.0, complete(&[BR]))],
+        vec![ev(0, 0.0, send(0, 1000, BS)), ev(0, 0.0, complete(&[BS]))],
+        vec![
+            ev(0, 0.5e-6, send(1, 1000, BS)),
+            ev(0, 0.0, complete(&[BS])),
+        ],
+    ];
+    let f = line(2, 2);
+    let c = run_on(&f, &hosts_by_name(&f, 4), ranks, &fast());
+    near(c.clock(0), &[2.5e-6, 2.25e-6]);
+    near(c.clock(1), &[3e-6, 2.75e-6]);
+    near(c.contention(0), &[0.5e-6, 0.0]);
+    near(c.contention(1), &[0.5e-6, 0.0]);
 }
 
 #[test]
