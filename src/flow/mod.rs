@@ -249,6 +249,27 @@ impl FlowNetwork {
         self.flows[id as usize].finish
     }
 
+    /// When flow `id` (added before) would finish if no other flow were added, s,
+    /// without moving the network: what [`FlowNetwork::finish`] would say now. O(the
+    /// flows added and not finished) more than `finish` for the copy of their state.
+    pub fn expected_finish(&mut self, id: FlowId, routes: &Routes) -> f64 {
+        match self.flows.get(id as usize) {
+            Some(flow) if flow.state == State::Done => return flow.finish,
+            Some(flow) if flow.state != State::Free => {}
+            _ => return f64::NAN,
+        }
+        let saved = (
+            self.now,
+            self.flows.clone(),
+            self.active.clone(),
+            self.pending.clone(),
+            self.stale,
+        );
+        let finish = self.finish(id, routes);
+        (self.now, self.flows, self.active, self.pending, self.stale) = saved;
+        finish
+    }
+
     /// Runs the network to its next event: the earliest finish or start. False when
     /// there is none.
     fn step(&mut self, routes: &Routes) -> bool {

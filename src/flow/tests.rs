@@ -117,6 +117,26 @@ fn no_links_or_no_work_means_no_sharing() {
 }
 
 #[test]
+fn the_expected_finish_leaves_the_network_as_it_was() {
+    let (mut net, routes) = setup(1, &[&[0], &[0], &[0]]);
+    net.add(0, 0.0, 1.0, &routes);
+    net.add(1, 0.0, 1.0, &routes);
+    assert!(close(net.expected_finish(0, &routes), 2.0));
+    assert_eq!(net.now(), 0.0);
+    assert_eq!(net.in_flight(), 2);
+    // A third flow, added before the first is settled, still shares from its start.
+    net.add(2, 1.0, 1.0, &routes);
+    // 0..1: two at 1/2 (1/2 left each); then three at 1/3: the first two end at 2.5,
+    // when the third has 1/2 left; alone, it ends at 3.
+    assert!(close(net.expected_finish(0, &routes), 2.5));
+    assert!(close(net.finish(0, &routes), 2.5));
+    assert!(close(net.expected_finish(2, &routes), 3.0));
+    assert_eq!(net.now(), 2.5);
+    assert!(close(net.finish(2, &routes), 3.0));
+    assert!(net.expected_finish(9, &routes).is_nan());
+}
+
+#[test]
 fn a_reused_id_is_a_new_flow() {
     let (mut net, mut routes) = setup(2, &[&[0]]);
     net.add(0, 0.0, 1.0, &routes);

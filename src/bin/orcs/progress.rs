@@ -21,16 +21,24 @@ pub fn busy<T>(what: &str, quiet: bool, work: impl FnOnce() -> T) -> T {
     result
 }
 
-/// A progress bar with ETA over `runs` units on a terminal; hidden on a pipe or with `-q`.
+/// A progress bar with ETA over `runs` runs on a terminal; hidden on a pipe or with `-q`.
 pub fn progress_bar(runs: u64, quiet: bool) -> ProgressBar {
+    progress_bar_of(runs, "runs", quiet)
+}
+
+/// A progress bar with ETA over `len` `units` on a terminal; hidden on a pipe or with
+/// `-q`.
+pub fn progress_bar_of(len: u64, units: &str, quiet: bool) -> ProgressBar {
     if quiet || !io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::with_draw_target(Some(runs), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} runs (ETA {eta})",
-    ) {
+    let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
+    let template = format!(
+        "{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {units} (ETA {{eta}})"
+    );
+    if let Ok(style) = ProgressStyle::with_template(&template) {
         bar.set_style(style);
     }
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
     bar
 }

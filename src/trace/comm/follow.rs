@@ -35,6 +35,45 @@ mod label {
     pub const COMM_SPAWN_MULTIPLE: u16 = 136;
 }
 
+/// Every label [`follow`] follows.
+const FOLLOWED: [u16; 25] = [
+    label::COMM_GROUP,
+    label::GROUP_UNION,
+    label::GROUP_INTERSECTION,
+    label::GROUP_DIFFERENCE,
+    label::GROUP_INCL,
+    label::GROUP_EXCL,
+    label::GROUP_RANGE_INCL,
+    label::GROUP_RANGE_EXCL,
+    label::GROUP_FREE,
+    label::COMM_DUP,
+    label::COMM_CREATE,
+    label::COMM_SPLIT,
+    label::COMM_FREE,
+    label::INTERCOMM_CREATE,
+    label::INTERCOMM_MERGE,
+    label::CART_CREATE,
+    label::GRAPH_CREATE,
+    label::CART_SUB,
+    label::COMM_ACCEPT,
+    label::COMM_CONNECT,
+    label::COMM_DISCONNECT,
+    label::COMM_GET_PARENT,
+    label::COMM_JOIN,
+    label::COMM_SPAWN,
+    label::COMM_SPAWN_MULTIPLE,
+];
+
+/// Whether a rank file whose footer counts `calls` per label (ignored calls included in
+/// `ignored`) may make, copy or free a communicator or group: when not, a pass that
+/// only follows them has nothing to read.
+pub(crate) fn may_follow(calls: &[u32], ignored: &[u32]) -> bool {
+    let count = |v: &[u32], l: u16| v.get(l as usize).copied().unwrap_or(0);
+    FOLLOWED
+        .iter()
+        .any(|&l| count(calls, l) > 0 || count(ignored, l) > 0)
+}
+
 /// Follows `rec` of file `path` when it makes, copies or frees a communicator or group;
 /// false for any other call. Errors name the file and the record's byte.
 pub(crate) fn follow(

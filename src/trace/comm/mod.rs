@@ -38,7 +38,7 @@ use rustc_hash::FxHashMap;
 mod follow;
 mod resolve;
 
-pub(crate) use follow::follow;
+pub(crate) use follow::{follow, may_follow};
 pub use resolve::{resolve, Communicators};
 
 /// A communicator or group handle as a trace stores it (DUMPI: a 16-bit id).

@@ -256,3 +256,22 @@ fn errors_name_the_file_and_byte() {
         .message
         .contains("does not hold it"));
 }
+
+#[test]
+fn the_footer_tells_whether_a_file_makes_communicators() {
+    let mut calls = vec![0u32; 200];
+    let ignored = vec![0u32; 200];
+    calls[1] = 5; // MPI_Send and friends do not count
+    calls[40] = 7;
+    assert!(!super::may_follow(&calls, &ignored));
+    for label in [72u16, 86, 99, 111, 136] {
+        let mut c = calls.clone();
+        c[label as usize] = 1;
+        assert!(super::may_follow(&c, &ignored), "{label}");
+        let mut i = ignored.clone();
+        i[label as usize] = 1;
+        assert!(super::may_follow(&calls, &i), "{label} ignored");
+    }
+    // A short footer counts nothing beyond its end.
+    assert!(!super::may_follow(&[0; 10], &[]));
+}

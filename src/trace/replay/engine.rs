@@ -272,9 +272,8 @@ struct RankState {
     collective_done: bool,
     /// Waiting, out of the heap.
     parked: bool,
-    /// The completion of `current` has been put off once, until the other ranks'
-    /// clocks reached its messages' earliest arrival (on a fabric only).
-    deferred: bool,
+    /// The key the completion of `current` was last put off until (on a fabric only).
+    deferred: Option<i64>,
 }
 
 /// A clock as a heap key: non-negative floats order as their bits.
@@ -315,8 +314,10 @@ pub fn replay<S: Source>(
 ///
 /// The ranks advance in the order of their clocks on the first configuration (a
 /// discrete-event simulation of it), not in the trace's wall-clock order: a completion
-/// is put off until every other rank's clock has reached the earliest its messages can
-/// arrive, so the messages that start before then share the links with them. On the
+/// is put off until every other rank's clock has reached the time its messages would
+/// end if no other message started, and again while messages that start before then
+/// move that end later; so every message that starts before the end shares the links
+/// with them. On the
 /// other configurations the order is that of the first; a message met after the
 /// network's time passed its start moves at full rate until then. Replay one
 /// configuration at a time for exact sharing on each.
@@ -410,7 +411,7 @@ impl<'a> Engine<'a> {
                     in_collective: false,
                     collective_done: false,
                     parked: false,
-                    deferred: false,
+                    deferred: None,
                 })
                 .collect(),
             times: TimePool {
@@ -496,28 +497,27 @@ impl<'a> Engine<'a> {
         self.heap.push(Reverse((self.key(r), r as u32)));
     }
 
-    /// On a fabric, the key to put off the completion of `slots` until: the earliest
-    /// its messages can be there on the first configuration (their start plus their
-    /// bytes at full bandwidth), when that is after rank `r`'s clock and the completion
-    /// has not been put off yet. Every rank whose clock is below it runs first, so the
-    /// messages that start before it are on the links when the finish is settled.
-    fn settle_after(&self, r: usize, slots: &[Slot]) -> Option<i64> {
-        if self.fabric.is_none() || self.ranks[r].deferred {
-            return None;
-        }
+    /// On a fabric, the key to put off the completion of `slots` until: when its
+    /// messages would end on the first configuration if no other message started,
+    /// when that is after rank `r`'s clock and after the key it was last put off
+    /// until. Every rank whose clock is below that runs first, and the messages they
+    /// start share the links; when none did, the completion is settled. Keys grow at
+    /// every putting off, so this ends.
+    fn settle_after(&mut self, r: usize, slots: &[Slot]) -> Option<i64> {
+        let fabric = self.fabric.as_mut()?;
         let requests = &self.ranks[r].requests;
-        let mut earliest = f64::NEG_INFINITY;
+        let mut latest = f64::NEG_INFINITY;
         for &s in slots {
             let m = match requests.get(s as usize) {
                 Some(&Request::Send(m)) if self.messages[m as usize].matched => m,
                 Some(&Request::Recv(Some(m))) => m,
                 _ => continue,
             };
-            let message = &self.messages[m as usize];
-            let start = self.times.get(message.start)[0];
-            earliest = earliest.max(start + message.bytes as f64 * self.network.beta[0]);
+            latest = latest.max(fabric.flows[0].expected_finish(m, &fabric.links));
         }
-        (earliest > self.clocks.clock(r)[0]).then(|| time_key(earliest))
+        let key = time_key(latest);
+        let later = self.ranks[r].deferred.map_or(true, |last| key > last);
+        (latest > self.clocks.clock(r)[0] && later).then_some(key)
     }
 
     /// Puts a parked rank back among the ready ones.
@@ -543,7 +543,7 @@ impl<'a> Engine<'a> {
         }
         let more = event.is_some();
         self.ranks[r].current = event;
-        self.ranks[r].deferred = false;
+        self.ranks[r].deferred = None;
         Ok(more)
     }
 
@@ -575,7 +575,7 @@ impl<'a> Engine<'a> {
             }
             Kind::Complete(slots) => match self.settle_after(r, slots) {
                 Some(key) => {
-                    self.ranks[r].deferred = true;
+                    self.ranks[r].deferred = Some(key);
                     self.heap.push(Reverse((key, r as u32)));
                     Ok(Step::Deferred)
                 }

@@ -107,6 +107,13 @@ static LOCAL_CALLS: LazyLock<Vec<bool>> = LazyLock::new(|| {
 /// [`crate::trace::comm::resolve`]).
 pub(super) fn read_comms(file: &RankFile, rank: u32, size: u32) -> Result<RankComms, ReplayError> {
     let mut comms = RankComms::new(file.name.clone(), rank, size);
+    // The footer counts every call: without a communicator call there is nothing to
+    // follow, and the pass (a whole decode of the file) is skipped.
+    if let Some(footer) = &file.footer {
+        if !crate::trace::comm::may_follow(&footer.calls, &footer.ignored) {
+            return Ok(comms);
+        }
+    }
     let mut stream = file.stream()?;
     let mut rec = Record::default();
     while stream.next_into(&mut rec)? {

@@ -41,9 +41,10 @@
 //! (they are not routed). Each configuration is then its own discrete-event simulation:
 //! the ranks advance in the order of their clocks (not of the trace's wall clock, which
 //! on the traced machine says little about what overlaps on the replayed network), and
-//! a completion is put off until every other rank has reached the earliest its messages
-//! can arrive, so that the messages that start before then share the links with them
-//! ([`engine::replay_routed`]). A wildcard receive then takes the message sent first in
+//! a completion is put off until every other rank has reached the time its messages
+//! would end if nothing else started, and again while messages that start before then
+//! move that end, so that every message that starts before the end shares the links
+//! with them ([`engine::replay_routed`]). A wildcard receive then takes the message sent first in
 //! the replayed time.
 
 pub mod classify;
@@ -274,17 +275,19 @@ pub fn replay_trace(trace: &Trace, options: &ReplayOptions) -> Result<Replay, Re
         .into_par_iter()
         .map(|k| trace.rank_file(k))
         .collect::<Result<_, _>>()?;
-    replay_files_on(&files, options, None)
+    replay_files_on(&files, options, None, &|_| {})
 }
 
 /// Replays `trace` as [`replay_trace`], with the messages routed on `fabric` and
 /// sharing its links (see the module's documentation): one pass over the trace per
-/// configuration, each a discrete-event simulation in the order of its clocks. Time
-/// per message grows with the messages in flight at once.
+/// configuration, each a discrete-event simulation in the order of its clocks, after
+/// which `progress` is called with 1. Time per message grows with the messages in
+/// flight at once.
 pub fn replay_trace_on(
     trace: &Trace,
     options: &ReplayOptions,
     fabric: &OnFabric,
+    progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Replay, ReplayError> {
     if trace.meta.is_none() {
         return Err(ReplayError::NotWholeTrace {
@@ -295,21 +298,23 @@ pub fn replay_trace_on(
         .into_par_iter()
         .map(|k| trace.rank_file(k))
         .collect::<Result<_, _>>()?;
-    replay_files_on(&files, options, Some(fabric))
+    replay_files_on(&files, options, Some(fabric), progress)
 }
 
 /// Replays the rank files `files` (world rank = index) on every configuration of
 /// `options`; see [`replay_trace`].
 pub fn replay_files(files: &[RankFile], options: &ReplayOptions) -> Result<Replay, ReplayError> {
-    replay_files_on(files, options, None)
+    replay_files_on(files, options, None, &|_| {})
 }
 
 /// Replays the rank files `files` (world rank = index) on every configuration of
 /// `options`, on `fabric` when given; see [`replay_trace`] and [`replay_trace_on`].
+/// `progress` is called with the configurations done as they are.
 pub fn replay_files_on(
     files: &[RankFile],
     options: &ReplayOptions,
     fabric: Option<&OnFabric>,
+    progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Replay, ReplayError> {
     if options.configs.is_empty() {
         return Err(ReplayError::Config("no configuration to replay on".into()));
@@ -353,7 +358,11 @@ pub fn replay_files_on(
         Ok((clocks, notes))
     };
     let (clocks, notes) = match fabric {
-        None => pass(&network)?,
+        None => {
+            let done = pass(&network)?;
+            progress(network.alpha.len() as u64);
+            done
+        }
         // On a fabric the ranks advance in the order of one configuration's clocks, so
         // every configuration gets its own pass: exact sharing on each.
         Some(_) => {
@@ -368,6 +377,7 @@ pub fn replay_files_on(
                 let (clocks, n) = pass(&one)?;
                 notes.most(&n);
                 parts.push(clocks);
+                progress(1);
             }
             (Clocks::concat(&parts), notes)
         }

@@ -11,6 +11,7 @@ use crate::cli::trace::{
 };
 use crate::cli::values::Format;
 use crate::output::create;
+use crate::progress::{busy, progress_bar_of};
 use anyhow::{bail, Context, Result};
 use orcs::engine::stream::{stream_rng, Stream};
 use orcs::fabric::LoadedFabric;
@@ -88,9 +89,14 @@ fn classify(plan: &ClassifyPlan) -> Result<ExitCode> {
                 routes: RankRoutes::new(&loaded.fabric, &loaded.table, &hosts),
                 about,
             };
-            replay_trace_on(&trace, &options, &on)?
+            let bar = progress_bar_of(options.configs.len() as u64, "configurations", false);
+            let replay = replay_trace_on(&trace, &options, &on, &|done| bar.inc(done));
+            bar.finish_and_clear();
+            replay?
         }
-        _ => replay_trace(&trace, &options)?,
+        _ => busy(&format!("replaying {}", plan.trace), false, || {
+            replay_trace(&trace, &options)
+        })?,
     };
     if let Some((mut file, format)) = plot_out {
         let figure = replay_plot::replay_plot(&plan.trace, &replay);

@@ -207,6 +207,39 @@ fn a_completion_waits_until_the_messages_that_start_before_its_arrival_are_known
 }
 
 #[test]
+fn messages_that_start_while_others_move_slow_them_down() {
+    // Ranks 0 and 1 send 1000 bytes across the cable at 0, rank 2 at 1.5 µs, rank 3 at
+    // 2.1 µs. At 1 GB/s: two at 1/2 until 1.5 (0.25 µs left each), three at 1/3 until
+    // 2.1 (0.05 left; the third has 0.8), four at 1/4: the first two end at 2.3; then
+    // two at 1/2: the third ends at 3.8, the fourth (0.2 left) alone at 4. Each start
+    // moves the end of the first two later, past the next start: settled at the end
+    // they would have without it, they would miss the fourth. At 4 GB/s the first two
+    // are done at 0.5 µs, and the others start alone.
+    let mut ranks = Vec::new();
+    for (i, gap) in [0.0, 0.0, 1.5e-6, 2.1e-6].into_iter().enumerate() {
+        ranks.push(vec![
+            ev(0, gap, send(4 + i as u32, 1000, BS)),
+            ev(0, 0.0, complete(&[BS])),
+        ]);
+    }
+    for i in 0..4u32 {
+        ranks.push(vec![
+            ev(0, 0.0, recv(Some(i), BR)),
+            ev(0, 0.0, complete(&[BR])),
+        ]);
+    }
+    let f = line(2, 4);
+    let c = run_on(&f, &hosts_by_name(&f, 8), ranks, &fast());
+    near(c.clock(4), &[3.3e-6, 2.5e-6]);
+    near(c.clock(5), &[3.3e-6, 2.5e-6]);
+    near(c.clock(6), &[4.8e-6, 3.75e-6]);
+    near(c.clock(7), &[5e-6, 4.35e-6]);
+    near(c.contention(4), &[1.3e-6, 0.25e-6]);
+    near(c.contention(6), &[1.3e-6, 0.0]);
+    near(c.contention(7), &[0.9e-6, 0.0]);
+}
+
+#[test]
 fn k_messages_into_one_host_share_its_link() {
     // Ranks 1..=3 send 1000 bytes to rank 0, all on one switch: the link S0 -> H0 is
     // shared three ways; rank 0 receives the three and ends at 3 µs + α.
