@@ -68,7 +68,7 @@ pub enum Kind {
     },
     /// The rank waits until the requests in these slots complete (a `Wait*`, or a
     /// `Test*` that found them complete), in this order.
-    Complete(Box<[Slot]>),
+    Complete(Slots),
     /// A collective call: the rank waits for every member, then all leave together
     /// after the operation's Hockney time.
     Collective {
@@ -92,4 +92,106 @@ pub enum Kind {
         /// Bytes moved.
         bytes: u64,
     },
+}
+
+/// The request slots of one completion: up to two held inline (a `Wait`, a blocking
+/// call, a `Waitall` of one send and one receive: the common cases, without an
+/// allocation per call), more on the heap.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Slots {
+    /// `len` ≤ 2 slots.
+    Inline {
+        /// How many of `slots` count.
+        len: u8,
+        /// The slots, the first `len` of them.
+        slots: [Slot; 2],
+    },
+    /// More than two.
+    Heap(Box<[Slot]>),
+}
+
+impl std::ops::Deref for Slots {
+    type Target = [Slot];
+
+    fn deref(&self) -> &[Slot] {
+        match self {
+            Slots::Inline { len, slots } => &slots[..*len as usize],
+            Slots::Heap(slots) => slots,
+        }
+    }
+}
+
+impl From<&[Slot]> for Slots {
+    fn from(slots: &[Slot]) -> Self {
+        match *slots {
+            [] => Slots::Inline {
+                len: 0,
+                slots: [0; 2],
+            },
+            [a] => Slots::Inline {
+                len: 1,
+                slots: [a, 0],
+            },
+            [a, b] => Slots::Inline {
+                len: 2,
+                slots: [a, b],
+            },
+            _ => Slots::Heap(slots.into()),
+        }
+    }
+}
+
+impl<const N: usize> From<[Slot; N]> for Slots {
+    fn from(slots: [Slot; N]) -> Self {
+        Slots::from(&slots[..])
+    }
+}
+
+impl FromIterator<Slot> for Slots {
+    /// Collects without an allocation when there are at most two.
+    fn from_iter<I: IntoIterator<Item = Slot>>(iter: I) -> Self {
+        let mut iter = iter.into_iter();
+        let mut first = [0; 2];
+        for (n, place) in first.iter_mut().enumerate() {
+            match iter.next() {
+                Some(slot) => *place = slot,
+                None => {
+                    return Slots::Inline {
+                        len: n as u8,
+                        slots: first,
+                    }
+                }
+            }
+        }
+        match iter.next() {
+            None => Slots::Inline {
+                len: 2,
+                slots: first,
+            },
+            Some(third) => {
+                let mut all = first.to_vec();
+                all.push(third);
+                all.extend(iter);
+                Slots::Heap(all.into_boxed_slice())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_keep_their_order_inline_or_not() {
+        for n in 0..6u32 {
+            let want: Vec<Slot> = (10..10 + n).collect();
+            let collected: Slots = want.iter().copied().collect();
+            let converted = Slots::from(&want[..]);
+            assert_eq!(&*collected, &want[..]);
+            assert_eq!(&*converted, &want[..]);
+            assert_eq!(matches!(collected, Slots::Inline { .. }), n <= 2);
+        }
+        assert_eq!(&*Slots::from([4, 5]), &[4, 5]);
+    }
 }

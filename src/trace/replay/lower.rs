@@ -8,7 +8,7 @@
 //! file system, …). The time inside calls that communicate is the traced network's,
 //! replaced by the model's.
 
-use super::event::{Event, Kind, Slot};
+use super::event::{Event, Kind, Slot, Slots};
 use super::{engine::Source, ReplayError, ReplayNotes};
 use crate::error::LocatedError;
 use crate::trace::args::{Arg, ArgsOf};
@@ -364,7 +364,7 @@ impl<'f> RankEvents<'f> {
                 };
                 self.send(comm, dest, tag, bytes, matches!(l, SSEND | ISSEND), slot)?;
                 if blocking {
-                    self.emit(Kind::Complete(Box::new([slot])));
+                    self.emit(Kind::Complete(Slots::from([slot])));
                 }
             }
             RECV | IRECV => {
@@ -377,7 +377,7 @@ impl<'f> RankEvents<'f> {
                 };
                 self.recv(comm, source, tag, slot)?;
                 if l == RECV {
-                    self.emit(Kind::Complete(Box::new([slot])));
+                    self.emit(Kind::Complete(Slots::from([slot])));
                 }
             }
             SENDRECV | SENDRECV_REPLACE => {
@@ -391,28 +391,26 @@ impl<'f> RankEvents<'f> {
                 let (sendtag, recvtag) = (self.tag(Arg::SendTag), self.tag(Arg::RecvTag));
                 self.send(comm, dest, sendtag, bytes, false, Event::BLOCKING_SEND)?;
                 self.recv(comm, source, recvtag, Event::BLOCKING_RECV)?;
-                self.emit(Kind::Complete(Box::new([
+                self.emit(Kind::Complete(Slots::from([
                     Event::BLOCKING_SEND,
                     Event::BLOCKING_RECV,
                 ])));
             }
             WAIT => {
                 let slot = self.slot(self.int(Arg::Request))?;
-                self.emit(Kind::Complete(Box::new([slot])));
+                self.emit(Kind::Complete(Slots::from([slot])));
             }
             TEST => {
                 if self.int(Arg::Flag) > 0 {
                     let slot = self.slot(self.int(Arg::Request))?;
-                    self.emit(Kind::Complete(Box::new([slot])));
+                    self.emit(Kind::Complete(Slots::from([slot])));
                 }
             }
             WAITALL | TESTALL => {
                 if l == WAITALL || self.int(Arg::Flag) > 0 {
-                    let handles = self.rec.list(Arg::Requests).unwrap_or(&[]).to_vec();
-                    let slots = handles
-                        .iter()
+                    let slots = (self.rec.list(Arg::Requests).unwrap_or(&[]).iter())
                         .map(|&h| self.slot(h))
-                        .collect::<Result<_, _>>()?;
+                        .collect::<Result<Slots, _>>()?;
                     self.emit(Kind::Complete(slots));
                 }
             }
@@ -424,7 +422,7 @@ impl<'f> RankEvents<'f> {
                     .and_then(|i| self.rec.list(Arg::Requests)?.get(i).copied());
                 if let (true, Some(h)) = (done, handle) {
                     let slot = self.slot(h)?;
-                    self.emit(Kind::Complete(Box::new([slot])));
+                    self.emit(Kind::Complete(Slots::from([slot])));
                 }
             }
             WAITSOME | TESTSOME => {
@@ -444,7 +442,7 @@ impl<'f> RankEvents<'f> {
                     let slots = handles
                         .iter()
                         .map(|&h| self.slot(h))
-                        .collect::<Result<_, _>>()?;
+                        .collect::<Result<Slots, _>>()?;
                     self.emit(Kind::Complete(slots));
                 }
             }
