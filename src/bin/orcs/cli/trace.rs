@@ -34,7 +34,7 @@ pub enum TraceCommand {
     Stats(StatsArgs),
     /// Write the traffic matrix of a DUMPI trace: bytes and messages every world rank sends every other, with communicators translated to world ranks, one-sided puts, accumulates and gets, and collectives expanded into the point-to-point messages of MPICH's algorithms (or left out).
     Matrix(MatrixArgs),
-    /// What limits the application: replay the trace with logical clocks on many latency/bandwidth configurations in one pass, split each predicted run time into computation, load imbalance, latency and bandwidth, and classify it (computation-, load-imbalance-, latency-, bandwidth- or communication-bound) by a table of rules.
+    /// What limits the application: replay the trace with logical clocks on many latency/bandwidth configurations in one pass, split each predicted run time into computation, load imbalance, latency and bandwidth, and classify it (computation-, load-imbalance-, latency-, bandwidth- or communication-bound) by a table of rules. With --fabric, the messages follow their routes on a real fabric and share its links, and the bandwidth time splits into wire time and contention (contention-bound).
     Classify(ClassifyArgs),
     /// Print the default classification rules of `orcs trace classify`, a TOML table to edit and give back with --rules.
     Rules(RulesArgs),
@@ -44,7 +44,7 @@ pub enum TraceCommand {
 #[derive(Debug, Args)]
 #[command(
     mut_arg("format", |a| a.help("Output format: text (one line per configuration, then the rules), json or csv.")),
-    mut_arg("plot", |a| a.help("Also draw the predicted run times to FILE (.svg or .png): per interconnect family, one bar per configuration stacked by computation, load imbalance, latency and bandwidth.")),
+    mut_arg("plot", |a| a.help("Also draw the predicted run times to FILE (.svg or .png): per interconnect family, one bar per configuration stacked by computation, load imbalance, latency and bandwidth (with --fabric: its wire time and contention).")),
 )]
 pub struct ClassifyArgs {
     #[command(flatten)]

@@ -73,7 +73,7 @@ fn classify(plan: &ClassifyPlan) -> Result<ExitCode> {
     };
     let trace = Trace::open(Path::new(&plan.trace))?;
     let fabric = match &plan.placement {
-        Some(p) => Some(super::load(&p.input, false)?),
+        Some(placement) => Some((placement, super::load(&placement.input, false)?)),
         None => None,
     };
     // Create the output files before the work, so that a bad path fails at once.
@@ -82,8 +82,8 @@ fn classify(plan: &ClassifyPlan) -> Result<ExitCode> {
         Some((path, format)) => Some((create(PLOT, path)?, *format)),
         None => None,
     };
-    let replay = match (&plan.placement, &fabric) {
-        (Some(placement), Some(loaded)) => {
+    let replay = match &fabric {
+        Some((placement, loaded)) => {
             let (hosts, about) = place(placement, plan.seed, loaded, trace.ranks.len())?;
             let on = OnFabric {
                 routes: RankRoutes::new(&loaded.fabric, &loaded.table, &hosts),
@@ -94,7 +94,7 @@ fn classify(plan: &ClassifyPlan) -> Result<ExitCode> {
             bar.finish_and_clear();
             replay?
         }
-        _ => busy(&format!("replaying {}", plan.trace), false, || {
+        None => busy(&format!("replaying {}", plan.trace), false, || {
             replay_trace(&trace, &options)
         })?,
     };

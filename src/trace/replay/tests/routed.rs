@@ -381,3 +381,48 @@ fn the_same_routed_replay_gives_the_same_clocks() {
     let b = run_on(&f, &hosts, shift(64, 5, 70_000), &fast());
     assert_eq!(a, b);
 }
+
+#[test]
+fn every_rank_of_the_trace_needs_a_host() {
+    let f = line(1, 8);
+    let trace = super::testtrace();
+    let files: Vec<_> = (0..trace.ranks.len())
+        .map(|k| trace.rank_file(k).unwrap())
+        .collect();
+    let about = FabricUse {
+        fabric: "line".into(),
+        placement: "by hand".into(),
+        hosts: Vec::new(),
+    };
+    for placed in [3, 5] {
+        let hosts: Vec<u32> = (0..placed).collect();
+        let on = OnFabric {
+            routes: RankRoutes::new(&f.fabric, &f.table, &hosts),
+            about: about.clone(),
+        };
+        let err =
+            replay_files_on(&files, &ReplayOptions::default(), Some(&on), &|_| {}).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!("the trace has 4 ranks but {placed} are placed on the fabric")
+        );
+    }
+    let hosts: Vec<u32> = (0..4).collect();
+    let on = OnFabric {
+        routes: RankRoutes::new(&f.fabric, &f.table, &hosts),
+        about,
+    };
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let options = ReplayOptions {
+        configs: ReplayOptions::default().configs[..3].to_vec(),
+        ..ReplayOptions::default()
+    };
+    let replay = replay_files_on(&files, &options, Some(&on), &|n| {
+        done.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    })
+    .unwrap();
+    // One pass per configuration, each reported.
+    assert_eq!(done.into_inner(), 3);
+    assert_eq!(replay.outcomes.len(), 3);
+    assert_eq!(replay.fabric.unwrap().placement, "by hand");
+}
