@@ -476,3 +476,23 @@ fn messages_crossing_one_cable_together_share_it_and_the_class_says_so() {
         assert_eq!(c["class"], "contention-bound", "{c}");
     }
 }
+
+#[test]
+fn trace_commands_give_the_same_bytes_whatever_the_thread_count() {
+    let fabric = "topologies/kary-ntree-4-3.dmodk.dot";
+    let runs: [&[&str]; 4] = [
+        &["trace", "stats", META, "--format", "json"],
+        &["trace", "matrix", META],
+        &["trace", "classify", META, "--format", "csv"],
+        &[
+            "trace", "classify", META, "--fabric", fabric, "--placement", "rand", "--seed", "4",
+        ],
+    ];
+    for args in runs {
+        let one = orcs(&[args, &["-j", "1"]].concat()).ok().stdout;
+        let three = orcs(&[args, &["-j", "3"]].concat()).ok().stdout;
+        assert!(!one.is_empty());
+        assert_eq!(one, three, "{args:?}");
+    }
+    orcs(&["trace", "stats", META, "-j", "0"]).fails_with(1, &["--threads", "positive"]);
+}

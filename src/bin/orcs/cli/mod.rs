@@ -182,13 +182,10 @@ impl Cli {
             Some(Command::Jobs(j)) => Some(&j.threads),
             Some(Command::Scan(s)) => Some(&s.threads),
             Some(Command::Queue(q)) => Some(&q.threads),
-            Some(
-                Command::Map(_)
-                | Command::Plot(_)
-                | Command::Report(_)
-                | Command::Traffic(_)
-                | Command::Trace(_),
-            ) => None,
+            Some(Command::Trace(t)) => t.threads(),
+            Some(Command::Map(_) | Command::Plot(_) | Command::Report(_) | Command::Traffic(_)) => {
+                None
+            }
             None => Some(&self.sim.threads),
         }
     }

@@ -5,7 +5,7 @@
 
 use super::shared::{
     AlgorithmsArg, FormatArg, OutputArg, PlacementArgs, PlacementPlan, PlotArg, SeedArg,
-    TraceTrafficArgs,
+    ThreadsArg, TraceTrafficArgs,
 };
 use super::values::{image_format, resolve, whole, Format};
 use anyhow::{anyhow, bail, Result};
@@ -21,6 +21,18 @@ use orcs::viz::draw::ImageFormat;
 pub struct TraceArgs {
     #[command(subcommand)]
     pub command: TraceCommand,
+}
+
+impl TraceArgs {
+    /// The -j flag of the subcommand, for those that work in parallel.
+    pub fn threads(&self) -> Option<&ThreadsArg> {
+        match &self.command {
+            TraceCommand::Stats(s) => Some(&s.threads),
+            TraceCommand::Matrix(m) => Some(&m.threads),
+            TraceCommand::Classify(c) => Some(&c.threads),
+            TraceCommand::Dump(_) | TraceCommand::Rules(_) => None,
+        }
+    }
 }
 
 /// The trace subcommands.
@@ -49,6 +61,8 @@ pub enum TraceCommand {
 pub struct ClassifyArgs {
     #[command(flatten)]
     pub trace: TraceArg,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     /// Latencies to replay on, e.g. 1us,5us,50us (with --bandwidth: every latency with every bandwidth; default: 21 configurations around each of 1GbE, 10GbE and InfiniBand QDR, EDR and HDR).
     #[arg(
         verbatim_doc_comment,
@@ -197,6 +211,8 @@ pub struct MatrixArgs {
     #[command(flatten)]
     pub trace: TraceArg,
     #[command(flatten)]
+    pub threads: ThreadsArg,
+    #[command(flatten)]
     pub traffic: TraceTrafficArgs,
     /// Output format: csv (src,dst,bytes,messages rows), mtx (Matrix Market), json (sparse matrix with message counts) or pfprof (a .tar.gz of per-rank PFProf JSON files) (default: from the output file's extension, else csv).
     #[arg(verbatim_doc_comment, long = "format", value_name = "FORMAT")]
@@ -259,6 +275,8 @@ pub struct DumpArgs {
 pub struct StatsArgs {
     #[command(flatten)]
     pub trace: TraceArg,
+    #[command(flatten)]
+    pub threads: ThreadsArg,
     #[command(flatten)]
     pub rank: RankArg,
     #[command(flatten)]
