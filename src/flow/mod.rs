@@ -359,6 +359,15 @@ impl FlowNetwork {
         self.fixed.clear();
         self.fixed.resize(self.active.len(), false);
         let mut left = self.active.len();
+        // A flow that crosses no link (never added so, but a loop must not depend on
+        // it) moves at full rate.
+        for (p, &f) in self.active.iter().enumerate() {
+            if routes.get(f).is_empty() {
+                self.fixed[p] = true;
+                self.flows[f as usize].rate = 1.0;
+                left -= 1;
+            }
+        }
         while left > 0 {
             let mut share = f64::INFINITY;
             for &l in &self.touched {

@@ -137,6 +137,18 @@ fn the_expected_finish_leaves_the_network_as_it_was() {
 }
 
 #[test]
+fn in_flight_counts_the_moving_and_the_waiting() {
+    let (mut net, routes) = setup(1, &[&[0], &[0]]);
+    net.add(0, 0.0, 1.0, &routes);
+    net.add(1, 5.0, 1.0, &routes);
+    assert_eq!(net.in_flight(), 2);
+    assert_eq!(net.finish(0, &routes), 1.0);
+    assert_eq!(net.in_flight(), 1);
+    assert_eq!(net.finish(1, &routes), 6.0);
+    assert_eq!(net.in_flight(), 0);
+}
+
+#[test]
 fn a_reused_id_is_a_new_flow() {
     let (mut net, mut routes) = setup(2, &[&[0]]);
     net.add(0, 0.0, 1.0, &routes);

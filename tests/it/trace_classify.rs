@@ -485,7 +485,15 @@ fn trace_commands_give_the_same_bytes_whatever_the_thread_count() {
         &["trace", "matrix", META],
         &["trace", "classify", META, "--format", "csv"],
         &[
-            "trace", "classify", META, "--fabric", fabric, "--placement", "rand", "--seed", "4",
+            "trace",
+            "classify",
+            META,
+            "--fabric",
+            fabric,
+            "--placement",
+            "rand",
+            "--seed",
+            "4",
         ],
     ];
     for args in runs {
