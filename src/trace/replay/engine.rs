@@ -276,6 +276,16 @@ struct RankState {
     deferred: Option<i64>,
 }
 
+/// The quantities of a block: (clock, computation, latency, bandwidth, contention).
+fn parts(block: &[f64]) -> [&[f64]; QUANTITIES] {
+    let k = block.len() / QUANTITIES;
+    let (clock, rest) = block.split_at(k);
+    let (computation, rest) = rest.split_at(k);
+    let (latency, rest) = rest.split_at(k);
+    let (bandwidth, contention) = rest.split_at(k);
+    [clock, computation, latency, bandwidth, contention]
+}
+
 /// A clock as a heap key: non-negative floats order as their bits.
 fn time_key(t: f64) -> i64 {
     t.max(0.0).to_bits() as i64
@@ -774,12 +784,9 @@ impl<'a> Engine<'a> {
         }
         let message = &self.messages[m as usize];
         let n = message.bytes as f64;
-        let start = self.times.get(message.start);
+        let [s_clock, s_computation, s_latency, s_bandwidth, s_contention] =
+            parts(self.times.get(message.start));
         let k = self.clocks.configs;
-        let (s_clock, rest) = start.split_at(k);
-        let (s_computation, rest) = rest.split_at(k);
-        let (s_latency, rest) = rest.split_at(k);
-        let (s_bandwidth, s_contention) = rest.split_at(k);
         let [clock, computation, latency, bandwidth, contention] = split(self.clocks.block_mut(r));
         let (alpha, beta) = (&self.network.alpha, &self.network.beta);
         for k in 0..k {
@@ -801,12 +808,8 @@ impl<'a> Engine<'a> {
         let fabric = self.fabric.as_mut().expect("called on a fabric");
         let message = &self.messages[m as usize];
         let n = message.bytes as f64;
-        let start = self.times.get(message.start);
-        let k = self.clocks.configs;
-        let (s_clock, rest) = start.split_at(k);
-        let (s_computation, rest) = rest.split_at(k);
-        let (s_latency, rest) = rest.split_at(k);
-        let (s_bandwidth, s_contention) = rest.split_at(k);
+        let [s_clock, s_computation, s_latency, s_bandwidth, s_contention] =
+            parts(self.times.get(message.start));
         let [clock, computation, latency, bandwidth, contention] = split(self.clocks.block_mut(r));
         let (alpha, beta) = (&self.network.alpha, &self.network.beta);
         for (k, flows) in fabric.flows.iter_mut().enumerate() {
