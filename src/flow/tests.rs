@@ -137,6 +137,36 @@ fn the_expected_finish_leaves_the_network_as_it_was() {
 }
 
 #[test]
+fn a_late_flows_remainder_shares_the_links_from_the_present() {
+    let (mut net, routes) = setup(1, &[&[0], &[0], &[0]]);
+    net.add(0, 0.0, 2.0, &routes);
+    assert_eq!(net.finish(0, &routes), 2.0);
+    net.add(2, 2.0, 10.0, &routes);
+    // Starts at 1, needs 3: 1 done alone by the present (2), the other 2 at half the
+    // link beside flow 2: ends at 6.
+    net.add(1, 1.0, 3.0, &routes);
+    assert!(close(net.finish(1, &routes), 6.0));
+    // Flow 2: 2 done by 6, 8 left alone: 14.
+    assert!(close(net.finish(2, &routes), 14.0));
+}
+
+#[test]
+fn adding_an_id_still_in_flight_replaces_that_flow() {
+    let (mut net, routes) = setup(1, &[&[0], &[0]]);
+    net.add(0, 0.0, 10.0, &routes);
+    net.add(1, 0.0, 1.0, &routes);
+    net.add(0, 0.0, 1.0, &routes);
+    assert_eq!(net.in_flight(), 2);
+    assert!(close(net.finish(0, &routes), 2.0));
+    assert!(close(net.finish(1, &routes), 2.0));
+    // A pending one too.
+    net.add(0, 5.0, 10.0, &routes);
+    net.add(0, 5.0, 1.0, &routes);
+    assert_eq!(net.in_flight(), 1);
+    assert!(close(net.finish(0, &routes), 6.0));
+}
+
+#[test]
 fn in_flight_counts_the_moving_and_the_waiting() {
     let (mut net, routes) = setup(1, &[&[0], &[0]]);
     net.add(0, 0.0, 1.0, &routes);
