@@ -14,9 +14,9 @@
 //! the network then runs its events in time order until that flow is done, and keeps
 //! that history. A flow added later with a start in that past cannot change it: it is
 //! taken to have moved at full rate from its start to the network's present (the
-//! optimistic choice; the trace replay adds flows in the order the traced run started
-//! them, so this only happens where the replayed timing differs from the trace), and
-//! shares the links from then on.
+//! optimistic choice), and shares the links from then on. The trace replay keeps this
+//! rare: it runs the ranks in the order of their clocks and settles a message only once
+//! every rank has passed its end ([`crate::trace::replay::engine::replay_routed`]).
 //!
 //! Costs: [`FlowNetwork::add`] O(log pending); every event of [`FlowNetwork::finish`]
 //! O(bottlenecks · active flows · hops) for the new rates. Flow ids are dense and chosen

@@ -263,19 +263,23 @@ fn network(options: &ReplayOptions) -> Network {
 /// ([`prefetch`]) while the clocks advance on one thread. Memory O(ranks · configurations +
 /// messages in flight · configurations).
 pub fn replay_trace(trace: &Trace, options: &ReplayOptions) -> Result<Replay, ReplayError> {
+    if options.configs.is_empty() {
+        return Err(ReplayError::Config("no configuration to replay on".into()));
+    }
+    replay_files_on(&rank_files(trace)?, options, None, &|_| {})
+}
+
+/// Every rank file of `trace`, opened in parallel; an error for a single rank's file.
+fn rank_files(trace: &Trace) -> Result<Vec<RankFile>, ReplayError> {
     if trace.meta.is_none() {
         return Err(ReplayError::NotWholeTrace {
             path: trace.ranks[0].display().to_string(),
         });
     }
-    if options.configs.is_empty() {
-        return Err(ReplayError::Config("no configuration to replay on".into()));
-    }
-    let files: Vec<RankFile> = (0..trace.ranks.len())
+    Ok((0..trace.ranks.len())
         .into_par_iter()
         .map(|k| trace.rank_file(k))
-        .collect::<Result<_, _>>()?;
-    replay_files_on(&files, options, None, &|_| {})
+        .collect::<Result<_, _>>()?)
 }
 
 /// Replays `trace` as [`replay_trace`], with the messages routed on `fabric` and
@@ -289,16 +293,7 @@ pub fn replay_trace_on(
     fabric: &OnFabric,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Replay, ReplayError> {
-    if trace.meta.is_none() {
-        return Err(ReplayError::NotWholeTrace {
-            path: trace.ranks[0].display().to_string(),
-        });
-    }
-    let files: Vec<RankFile> = (0..trace.ranks.len())
-        .into_par_iter()
-        .map(|k| trace.rank_file(k))
-        .collect::<Result<_, _>>()?;
-    replay_files_on(&files, options, Some(fabric), progress)
+    replay_files_on(&rank_files(trace)?, options, Some(fabric), progress)
 }
 
 /// Replays the rank files `files` (world rank = index) on every configuration of
