@@ -81,13 +81,19 @@ pub struct Routes {
 impl Routes {
     /// Sets flow `id`'s links, reusing the storage of the flow that had the id before.
     pub fn set(&mut self, id: FlowId, links: impl IntoIterator<Item = u32>) {
+        self.clear(id).extend(links);
+    }
+
+    /// Flow `id`'s links emptied, to be filled (by a route walk), reusing the storage
+    /// of the flow that had the id before.
+    pub fn clear(&mut self, id: FlowId) -> &mut Vec<u32> {
         let i = id as usize;
         if self.links.len() <= i {
             self.links.resize_with(i + 1, Vec::new);
         }
         let route = &mut self.links[i];
         route.clear();
-        route.extend(links);
+        route
     }
 
     /// Flow `id`'s links (empty for an id never set).

@@ -6,13 +6,15 @@
 //! bandwidth time along that path, which add up to the clock. A message that arrives
 //! after the receiver's clock hands the receiver the sender's path plus α and nβ; a
 //! collective hands every member the path of the latest one plus the operation's
-//! Hockney time. These live in one flat array, rank-major, with the configurations of
-//! one quantity contiguous, so that every event updates `K` adjacent floats in loops the
-//! compiler vectorises, and replaying 63 configurations costs little more than one.
+//! Hockney time. These live in one flat array ([`clocks`]), rank-major, with the
+//! configurations of one quantity contiguous, so that every event updates `K` adjacent
+//! floats, and replaying 63 configurations costs little more than one (1.2× on the
+//! benchmark trace).
 //!
 //! Ranks advance in the order of their calls' wall-clock entry times in the trace (a
 //! heap of ranks keyed by their next call), so a wildcard receive matches the message
-//! the original run had sent by then; a rank that must wait (a receive whose message is
+//! the original run had sent by then; on a fabric ([`routed`]), in the order of their
+//! clocks instead. A rank that must wait (a receive whose message is
 //! not sent yet, a rendezvous send whose receive is not posted, a collective some
 //! member has not reached) is parked until what it waits for happens. Time O(events ·
 //! (K + log ranks + matching-queue length)); memory O(ranks · K + messages in flight ·
@@ -20,10 +22,17 @@
 
 use super::event::{Event, Kind, Slot};
 use super::{ReplayError, ReplayNotes};
-use crate::flow::{FlowNetwork, RankRoutes, Routes};
+use crate::flow::RankRoutes;
 use crate::trace::collective::{cost, AlgorithmChoice, CollectiveOp};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
+
+mod clocks;
+mod routed;
+
+pub use clocks::Clocks;
+use clocks::{latest_of, parts, split, TimePool, QUANTITIES};
+use routed::Routed;
 
 /// Where a rank's events come from (a trace's rank file, or a list in tests).
 pub trait Source {
@@ -44,155 +53,6 @@ pub struct Network {
     pub eager_limit: u64,
     /// The collective algorithms.
     pub algorithms: AlgorithmChoice,
-}
-
-/// The quantities kept per rank and configuration, in their order in the flat array.
-const CLOCK: usize = 0;
-const COMPUTATION: usize = 1;
-const LATENCY: usize = 2;
-const BANDWIDTH: usize = 3;
-const CONTENTION: usize = 4;
-const QUANTITIES: usize = 5;
-
-/// Every rank's clocks at the end of the replay.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Clocks {
-    /// Configurations.
-    pub configs: usize,
-    /// Per rank: its computation, s (the same for every configuration).
-    pub computation: Vec<f64>,
-    /// Rank-major: per rank, [clock; K], then its path's [computation; K],
-    /// [latency; K], [bandwidth; K] and [contention; K].
-    data: Vec<f64>,
-}
-
-impl Clocks {
-    fn new(ranks: usize, configs: usize) -> Self {
-        Clocks {
-            configs,
-            computation: vec![0.0; ranks],
-            data: vec![0.0; ranks * QUANTITIES * configs],
-        }
-    }
-
-    /// The clocks of several replays of the same ranks side by side: the
-    /// configurations of `parts[0]`, then those of `parts[1]`, … O(ranks · K).
-    pub fn concat(parts: &[Clocks]) -> Clocks {
-        let ranks = parts.first().map_or(0, Clocks::ranks);
-        let configs = parts.iter().map(|p| p.configs).sum();
-        let mut all = Clocks::new(ranks, configs);
-        if let Some(first) = parts.first() {
-            all.computation.clone_from(&first.computation);
-        }
-        for r in 0..ranks {
-            for q in 0..QUANTITIES {
-                let mut at = all.range(r, q).start;
-                for p in parts {
-                    let from = &p.data[p.range(r, q)];
-                    all.data[at..at + from.len()].copy_from_slice(from);
-                    at += from.len();
-                }
-            }
-        }
-        all
-    }
-
-    /// Ranks.
-    pub fn ranks(&self) -> usize {
-        self.computation.len()
-    }
-
-    fn range(&self, rank: usize, quantity: usize) -> std::ops::Range<usize> {
-        let start = (rank * QUANTITIES + quantity) * self.configs;
-        start..start + self.configs
-    }
-
-    /// The clock of `rank` per configuration: when it finished, s after it started.
-    pub fn clock(&self, rank: usize) -> &[f64] {
-        &self.data[self.range(rank, CLOCK)]
-    }
-
-    /// The computation on the path that set `rank`'s clock, per configuration.
-    pub fn path_computation(&self, rank: usize) -> &[f64] {
-        &self.data[self.range(rank, COMPUTATION)]
-    }
-
-    /// The message latency on the path that set `rank`'s clock, per configuration.
-    pub fn latency(&self, rank: usize) -> &[f64] {
-        &self.data[self.range(rank, LATENCY)]
-    }
-
-    /// The time moving bytes on the path that set `rank`'s clock, per configuration.
-    pub fn bandwidth(&self, rank: usize) -> &[f64] {
-        &self.data[self.range(rank, BANDWIDTH)]
-    }
-
-    /// The part of the bandwidth time on the path that set `rank`'s clock spent sharing
-    /// links with other messages, per configuration (0 without a fabric).
-    pub fn contention(&self, rank: usize) -> &[f64] {
-        &self.data[self.range(rank, CONTENTION)]
-    }
-
-    /// The block of `rank`: [clock; K], [computation; K], [latency; K], [bandwidth; K],
-    /// [contention; K].
-    fn block(&self, rank: usize) -> &[f64] {
-        let size = QUANTITIES * self.configs;
-        &self.data[rank * size..(rank + 1) * size]
-    }
-
-    fn block_mut(&mut self, rank: usize) -> &mut [f64] {
-        let size = QUANTITIES * self.configs;
-        &mut self.data[rank * size..(rank + 1) * size]
-    }
-}
-
-/// The quantities of a block, mutable: (clock, computation, latency, bandwidth,
-/// contention).
-fn split(block: &mut [f64]) -> [&mut [f64]; QUANTITIES] {
-    let k = block.len() / QUANTITIES;
-    let (clock, rest) = block.split_at_mut(k);
-    let (computation, rest) = rest.split_at_mut(k);
-    let (latency, rest) = rest.split_at_mut(k);
-    let (bandwidth, contention) = rest.split_at_mut(k);
-    [clock, computation, latency, bandwidth, contention]
-}
-
-/// Blocks of 4K floats, copies of a rank's block (a message's start, a receive's post,
-/// the latest member of a collective), reused.
-struct TimePool {
-    k: usize,
-    data: Vec<f64>,
-    free: Vec<u32>,
-}
-
-impl TimePool {
-    fn alloc(&mut self, from: &[f64]) -> u32 {
-        match self.free.pop() {
-            Some(id) => {
-                self.get_mut(id).copy_from_slice(from);
-                id
-            }
-            None => {
-                let id = (self.data.len() / self.k.max(1)) as u32;
-                self.data.extend_from_slice(from);
-                id
-            }
-        }
-    }
-
-    fn get(&self, id: u32) -> &[f64] {
-        let start = id as usize * self.k;
-        &self.data[start..start + self.k]
-    }
-
-    fn get_mut(&mut self, id: u32) -> &mut [f64] {
-        let start = id as usize * self.k;
-        &mut self.data[start..start + self.k]
-    }
-
-    fn release(&mut self, id: u32) {
-        self.free.push(id);
-    }
 }
 
 /// A message between its send and its last completion.
@@ -276,32 +136,9 @@ struct RankState {
     deferred: Option<i64>,
 }
 
-/// The quantities of a block: (clock, computation, latency, bandwidth, contention).
-fn parts(block: &[f64]) -> [&[f64]; QUANTITIES] {
-    let k = block.len() / QUANTITIES;
-    let (clock, rest) = block.split_at(k);
-    let (computation, rest) = rest.split_at(k);
-    let (latency, rest) = rest.split_at(k);
-    let (bandwidth, contention) = rest.split_at(k);
-    [clock, computation, latency, bandwidth, contention]
-}
-
 /// A clock as a heap key: non-negative floats order as their bits.
 fn time_key(t: f64) -> i64 {
     t.max(0.0).to_bits() as i64
-}
-
-/// Makes `latest` the later of itself and `other`, configuration by configuration
-/// (the whole path of the later one).
-fn latest_of(latest: &mut [f64], other: &[f64]) {
-    let k = latest.len() / QUANTITIES;
-    for i in 0..k {
-        if other[i] > latest[i] {
-            for q in 0..QUANTITIES {
-                latest[q * k + i] = other[q * k + i];
-            }
-        }
-    }
 }
 
 /// Replays the events of `sources` (one per world rank) on `network`; `members` lists
@@ -327,10 +164,9 @@ pub fn replay<S: Source>(
 /// is put off until every other rank's clock has reached the time its messages would
 /// end if no other message started, and again while messages that start before then
 /// move that end later; so every message that starts before the end shares the links
-/// with them. On the
-/// other configurations the order is that of the first; a message met after the
-/// network's time passed its start moves at full rate until then. Replay one
-/// configuration at a time for exact sharing on each.
+/// with them. On the other configurations the order is that of the first; a message
+/// met after the network's time passed its start moves at full rate until then. Replay
+/// one configuration at a time for exact sharing on each ([`routed`]).
 pub fn replay_routed<'a, S: Source>(
     sources: &mut [S],
     members: &'a [Vec<u32>],
@@ -345,31 +181,6 @@ pub fn replay_routed<'a, S: Source>(
     );
     engine.run(sources)?;
     Ok((engine.clocks, engine.notes))
-}
-
-/// What a contention-aware replay adds: the routes, and per configuration the flows on
-/// the links.
-struct Routed<'r> {
-    routes: &'r RankRoutes<'r>,
-    /// Per message id: its links.
-    links: Routes,
-    /// Per configuration.
-    flows: Vec<FlowNetwork>,
-    /// Scratch for a route.
-    route: Vec<u32>,
-}
-
-impl<'r> Routed<'r> {
-    fn new(routes: &'r RankRoutes<'r>, network: &Network) -> Self {
-        Routed {
-            routes,
-            links: Routes::default(),
-            flows: (0..network.alpha.len())
-                .map(|_| FlowNetwork::new(routes.links()))
-                .collect(),
-            route: Vec::new(),
-        }
-    }
 }
 
 struct Engine<'a> {
@@ -505,29 +316,6 @@ impl<'a> Engine<'a> {
 
     fn push(&mut self, r: usize) {
         self.heap.push(Reverse((self.key(r), r as u32)));
-    }
-
-    /// On a fabric, the key to put off the completion of `slots` until: when its
-    /// messages would end on the first configuration if no other message started,
-    /// when that is after rank `r`'s clock and after the key it was last put off
-    /// until. Every rank whose clock is below that runs first, and the messages they
-    /// start share the links; when none did, the completion is settled. Keys grow at
-    /// every putting off, so this ends.
-    fn settle_after(&mut self, r: usize, slots: &[Slot]) -> Option<i64> {
-        let fabric = self.fabric.as_mut()?;
-        let requests = &self.ranks[r].requests;
-        let mut latest = f64::NEG_INFINITY;
-        for &s in slots {
-            let m = match requests.get(s as usize) {
-                Some(&Request::Send(m)) if self.messages[m as usize].matched => m,
-                Some(&Request::Recv(Some(m))) => m,
-                _ => continue,
-            };
-            latest = latest.max(fabric.flows[0].expected_finish(m, &fabric.links));
-        }
-        let key = time_key(latest);
-        let later = self.ranks[r].deferred.map_or(true, |last| key > last);
-        (latest > self.clocks.clock(r)[0] && later).then_some(key)
     }
 
     /// Puts a parked rank back among the ready ones.
@@ -729,26 +517,6 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// Message `m`'s data starts moving (its start is settled): on a fabric, its flow
-    /// joins the links of its route in every configuration.
-    fn start_flow(&mut self, m: u32) {
-        let Some(fabric) = &mut self.fabric else {
-            return;
-        };
-        let message = &self.messages[m as usize];
-        let route = &mut fabric.route;
-        route.clear();
-        fabric
-            .routes
-            .walk(message.src, message.dst, |link| route.push(link));
-        fabric.links.set(m, route.iter().copied());
-        let n = message.bytes as f64;
-        let start = &self.times.get(message.start)[..self.clocks.configs];
-        for (k, flows) in fabric.flows.iter_mut().enumerate() {
-            flows.add(m, start[k], n * self.network.beta[k], &fabric.links);
-        }
-    }
-
     /// Completes the requests in `slots` when all are ready; otherwise waits.
     fn complete(&mut self, r: usize, slots: &[Slot]) -> Step {
         let requests = &self.ranks[r].requests;
@@ -798,36 +566,6 @@ impl<'a> Engine<'a> {
                 latency[k] = s_latency[k] + alpha[k];
                 bandwidth[k] = s_bandwidth[k] + bw;
                 contention[k] = s_contention[k];
-            }
-        }
-    }
-
-    /// [`Engine::arrive`] on a fabric: the transfer ends when its flow finishes, then α;
-    /// the time beyond nβ is contention (part of the bandwidth time).
-    fn arrive_routed(&mut self, r: usize, m: u32) {
-        let fabric = self.fabric.as_mut().expect("called on a fabric");
-        let message = &self.messages[m as usize];
-        let n = message.bytes as f64;
-        let [s_clock, s_computation, s_latency, s_bandwidth, s_contention] =
-            parts(self.times.get(message.start));
-        let [clock, computation, latency, bandwidth, contention] = split(self.clocks.block_mut(r));
-        let (alpha, beta) = (&self.network.alpha, &self.network.beta);
-        for (k, flows) in fabric.flows.iter_mut().enumerate() {
-            let wire = n * beta[k];
-            let finish = flows.finish(m, &fabric.links);
-            let mut transfer = (finish - s_clock[k]).max(wire);
-            // The flow network advances in steps; what they leave of rounding is not
-            // contention.
-            if transfer - wire <= 1e-12 * finish.abs() {
-                transfer = wire;
-            }
-            let arrival = s_clock[k] + transfer + alpha[k];
-            if arrival > clock[k] {
-                clock[k] = arrival;
-                computation[k] = s_computation[k];
-                latency[k] = s_latency[k] + alpha[k];
-                bandwidth[k] = s_bandwidth[k] + transfer;
-                contention[k] = s_contention[k] + (transfer - wire);
             }
         }
     }

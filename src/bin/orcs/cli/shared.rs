@@ -286,12 +286,7 @@ impl PlacementArgs {
         Ok(Some(PlacementPlan {
             input: InputSpec {
                 path: path.clone(),
-                lft: None,
-                node_name_map: None,
-                guid2lid: None,
-                lmc_paths: false,
-                orcs_compat: false,
-                topology_only: false,
+                ..InputSpec::default()
             },
             method,
             per_host,
