@@ -18,6 +18,8 @@
 //! * [`queueing`]: the analytical queueing model of multi-cluster systems and its
 //!   simulation;
 //! * [`scan`]: batch scans: plans, cells, checksummed records, shards and merging;
+//! * [`tasks`]: the synthetic task model (task trees, footprints, loads) executed by a
+//!   scheduler on a crossbar or a routed fabric;
 //! * [`trace`]: MPI traces (DUMPI): reading, dumping and summarising them, their
 //!   communicators in world ranks, and collective operations as point-to-point messages
 //!   with their Hockney costs;
@@ -50,6 +52,7 @@ pub mod queueing;
 pub mod report;
 pub mod routing;
 pub mod scan;
+pub mod tasks;
 #[cfg(test)]
 mod test_support;
 pub mod trace;

@@ -17,6 +17,8 @@ pub enum Stream {
     Selection(u64),
     /// A job scenario's random routing, per run.
     Routing(u64),
+    /// A task-model simulation's replication: arrivals, node picks, trees and times.
+    Tasks(u64),
 }
 
 /// The generator for one stream: SplitMix64-style mixing of (seed, stream) into the
@@ -28,6 +30,7 @@ pub fn stream_rng(seed: u64, stream: Stream) -> Xoshiro256PlusPlus {
         Stream::Jobs(i) => (3u64, i),
         Stream::Selection(i) => (4u64, i),
         Stream::Routing(i) => (5u64, i),
+        Stream::Tasks(i) => (6u64, i),
     };
     let mixed = mix64(mix64(seed ^ tag.wrapping_mul(0xD6E8_FEB8_6659_FD93)).wrapping_add(index));
     Xoshiro256PlusPlus::seed_from_u64(mixed)

@@ -1,14 +1,15 @@
 //! Flows sharing links: messages in flight on a routed fabric as fluid flows whose
 //! rates are the max-min fair share of the links they cross, advanced in time on
-//! demand. This is the contention model of the trace replay.
+//! demand. This is the contention model of the trace replay and of the task model.
 //!
-//! A flow needs `work` seconds alone on its links (its bytes over the link bandwidth;
-//! every link has the same bandwidth, so rates are fractions of it). Between two events
+//! A flow needs `work` seconds alone on unit links (its bytes over the base bandwidth;
+//! a link's capacity is a multiple of it, 1 unless the fabric says otherwise, so rates
+//! are fractions or multiples of it). Between two events
 //! (a flow starting or finishing) the rates are constant: the max-min fair allocation
 //! by progressive filling, where every flow crossing a link whose capacity left per
 //! unfixed flow is the smallest gets that share, and so on until every flow has its
-//! rate. A flow alone gets rate 1; k flows that cross one link and nothing else slower
-//! get 1/k each and all finish after k × work.
+//! rate. A flow alone on unit links gets rate 1; k flows that cross one unit link and
+//! nothing else slower get 1/k each and all finish after k × work.
 //!
 //! Time only moves when the finish of a flow is asked for ([`FlowNetwork::finish`]):
 //! the network then runs its events in time order until that flow is done, and keeps
@@ -28,12 +29,13 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// The routes between the hosts ranks run on: rank → host, walked through a fabric's
-/// forwarding tables.
+/// forwarding tables, and the links' capacities.
 #[derive(Clone, Copy)]
 pub struct RankRoutes<'a> {
     router: AnyRouter<'a>,
     hosts: &'a [u32],
     links: usize,
+    capacities: Option<&'a [f64]>,
 }
 
 impl<'a> RankRoutes<'a> {
@@ -44,6 +46,31 @@ impl<'a> RankRoutes<'a> {
             router: table.router(fabric),
             hosts,
             links: fabric.num_edges(),
+            capacities: None,
+        }
+    }
+
+    /// The same routes over links of these capacities, by link id (multiples of the
+    /// base bandwidth, as [`Fabric::edge_capacities`] reads them; 1 everywhere
+    /// without). `capacities` has one entry per link, each positive.
+    pub fn with_capacities(self, capacities: &'a [f64]) -> Self {
+        debug_assert_eq!(capacities.len(), self.links);
+        RankRoutes {
+            capacities: Some(capacities),
+            ..self
+        }
+    }
+
+    /// Link `link`'s capacity (1 without capacities).
+    pub fn capacity(&self, link: u32) -> f64 {
+        self.capacities.map_or(1.0, |c| c[link as usize])
+    }
+
+    /// A network of flows over these links, empty, at time 0.
+    pub fn flow_network(&self) -> FlowNetwork {
+        match self.capacities {
+            Some(capacities) => FlowNetwork::with_capacities(capacities.to_vec()),
+            None => FlowNetwork::new(self.links),
         }
     }
 
@@ -148,6 +175,8 @@ pub struct FlowNetwork {
     pending: BinaryHeap<Reverse<(u64, FlowId)>>,
     /// Whether the rates need recomputing (the active set changed).
     stale: bool,
+    /// Each link's capacity, as a multiple of the rate a flow alone on unit links gets.
+    link_capacity: Vec<f64>,
     // Scratch of the progressive filling, per link (dense link ids).
     capacity: Vec<f64>,
     unfixed: Vec<u32>,
@@ -157,9 +186,17 @@ pub struct FlowNetwork {
 }
 
 impl FlowNetwork {
-    /// An empty network over links `0..links`, at time 0.
+    /// An empty network over links `0..links` of capacity 1, at time 0.
     pub fn new(links: usize) -> Self {
+        FlowNetwork::with_capacities(vec![1.0; links])
+    }
+
+    /// An empty network over links of these capacities (each positive; a flow alone on
+    /// links of capacity c moves at rate min c), at time 0.
+    pub fn with_capacities(link_capacity: Vec<f64>) -> Self {
+        let links = link_capacity.len();
         FlowNetwork {
+            link_capacity,
             now: 0.0,
             flows: Vec::new(),
             active: Vec::new(),
@@ -276,9 +313,27 @@ impl FlowNetwork {
         finish
     }
 
-    /// Runs the network to its next event: the earliest finish or start. False when
-    /// there is none.
-    fn step(&mut self, routes: &Routes) -> bool {
+    /// The time of the network's next event, s: the earliest finish of a moving flow
+    /// at the present rates, or the earliest start of a pending one; infinity when no
+    /// flow is in flight. For simulations that drive the network from their own event
+    /// loop ([`FlowNetwork::advance`]).
+    pub fn next_event(&mut self, routes: &Routes) -> f64 {
+        self.next(routes).0
+    }
+
+    /// Runs the network to its next event ([`FlowNetwork::next_event`]) and appends
+    /// the flows that finished there to `finished` (in the order they became active;
+    /// their finish is [`FlowNetwork::now`]). False when no flow is in flight.
+    pub fn advance(&mut self, routes: &Routes, finished: &mut Vec<FlowId>) -> bool {
+        let before = finished.len();
+        let moved = self.step_collect(routes, Some(finished));
+        debug_assert!(moved || finished.len() == before);
+        moved
+    }
+
+    /// The next event's time and, when it is a finish, the position of the finishing
+    /// flow in the active set; activates the due flows and sets the rates first.
+    fn next(&mut self, routes: &Routes) -> (f64, Option<usize>) {
         self.start_due();
         if self.stale {
             self.rates(routes);
@@ -300,6 +355,18 @@ impl FlowNetwork {
                 first = None;
             }
         }
+        (next, first)
+    }
+
+    /// Runs the network to its next event: the earliest finish or start. False when
+    /// there is none.
+    fn step(&mut self, routes: &Routes) -> bool {
+        self.step_collect(routes, None)
+    }
+
+    /// [`FlowNetwork::step`], appending the flows it finishes to `finished` if given.
+    fn step_collect(&mut self, routes: &Routes, mut finished: Option<&mut Vec<FlowId>>) -> bool {
+        let (next, first) = self.next(routes);
         if !next.is_finite() {
             return false;
         }
@@ -320,6 +387,9 @@ impl FlowNetwork {
             if flow.remaining <= flow.epsilon {
                 flow.state = State::Done;
                 flow.finish = now;
+                if let Some(finished) = finished.as_deref_mut() {
+                    finished.push(f);
+                }
                 false
             } else {
                 true
@@ -356,7 +426,7 @@ impl FlowNetwork {
             for &l in routes.get(f) {
                 let l = l as usize;
                 if self.unfixed[l] == 0 {
-                    self.capacity[l] = 1.0;
+                    self.capacity[l] = self.link_capacity[l];
                     self.touched.push(l as u32);
                 }
                 self.unfixed[l] += 1;

@@ -256,3 +256,54 @@ proptest! {
         }
     }
 }
+
+/// Links of capacity 2: one flow alone still takes its work when a unit link is on
+/// its route, two flows share a double link at full rate, three at 2/3 each.
+#[test]
+fn wide_links_carry_several_flows_at_full_rate() {
+    let mut r = Routes::default();
+    r.set(0, [0, 1]);
+    r.set(1, [1]);
+    r.set(2, [1]);
+    let mut net = FlowNetwork::with_capacities(vec![1.0, 2.0]);
+    net.add(0, 0.0, 1.0, &r);
+    net.add(1, 0.0, 1.0, &r);
+    assert!(close(net.finish(0, &r), 1.0));
+    assert!(close(net.finish(1, &r), 1.0));
+    let mut net = FlowNetwork::with_capacities(vec![1.0, 2.0]);
+    for f in 0..3 {
+        net.add(f, 0.0, 1.0, &r);
+    }
+    for f in 0..3 {
+        assert!(close(net.finish(f, &r), 1.5), "flow {f}");
+    }
+    // Alone on a double link, a flow moves twice as fast.
+    let mut net = FlowNetwork::with_capacities(vec![1.0, 2.0]);
+    net.add(1, 0.0, 1.0, &r);
+    assert!(close(net.finish(1, &r), 0.5));
+}
+
+/// Driven from outside: the next event is the earliest finish, and advancing reports
+/// the flows that finish there, in order.
+#[test]
+fn an_outside_loop_sees_every_finish_in_time_order() {
+    let (mut net, routes) = setup(2, &[&[0], &[0], &[1]]);
+    let mut finished = Vec::new();
+    assert_eq!(net.next_event(&routes), f64::INFINITY);
+    assert!(!net.advance(&routes, &mut finished));
+    net.add(0, 0.0, 1.0, &routes);
+    net.add(1, 0.0, 1.0, &routes);
+    net.add(2, 0.5, 1.0, &routes);
+    // Flow 2 starts at 0.5: a start is an event and finishes nothing.
+    assert_eq!(net.next_event(&routes), 0.5);
+    assert!(net.advance(&routes, &mut finished));
+    assert!(finished.is_empty());
+    assert!(close(net.next_event(&routes), 1.5));
+    assert!(net.advance(&routes, &mut finished));
+    assert_eq!(finished, [2]);
+    assert!(close(net.now(), 1.5));
+    assert!(net.advance(&routes, &mut finished));
+    assert_eq!(finished, [2, 0, 1]);
+    assert!(close(net.now(), 2.0));
+    assert_eq!(net.next_event(&routes), f64::INFINITY);
+}

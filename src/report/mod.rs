@@ -5,13 +5,13 @@
 //! The Monte Carlo simulation's outputs (ORCS's text blocks of spec §7 and §9.1, JSON,
 //! CSV, the per-link table and the get_cable_cong congestion map as dot) and those of
 //! `orcs check` are the crate's main reports and are reached from here; [`matrix`],
-//! [`jobs`], [`queue`], [`traffic`], [`scan`] and [`trace`] hold those of the other commands, and
+//! [`jobs`], [`queue`], [`traffic`], [`scan`], [`tasks`] and [`trace`] hold those of the other commands, and
 //! [`results`] reads the simulation's JSON back (as a document, or built in memory from
 //! a result). This file owns what every format shares: the schema version and CSV
 //! quoting.
 //!
 //! May use: the results of every capability ([`crate::engine`], [`crate::routing`],
-//! [`crate::cluster`], [`crate::queueing`], [`crate::scan`], [`crate::trace`]), what they describe
+//! [`crate::cluster`], [`crate::queueing`], [`crate::scan`], [`crate::tasks`], [`crate::trace`]), what they describe
 //! ([`crate::fabric`], [`crate::workload`]) and the congestion colors of
 //! [`crate::viz::draw`].
 
@@ -22,6 +22,7 @@ pub mod queue;
 pub mod results;
 pub mod scan;
 mod sim;
+pub mod tasks;
 pub mod trace;
 pub mod traffic;
 

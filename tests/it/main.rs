@@ -31,6 +31,7 @@ mod report;
 mod routing;
 mod scan;
 mod support;
+mod tasks;
 mod trace;
 mod trace_classify;
 mod trace_matrix;

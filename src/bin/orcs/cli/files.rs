@@ -149,6 +149,20 @@ impl Request {
                 f.input("TRACE", &p.trace)
                     .output(OUTPUT, p.output.as_deref());
             }
+            Request::Tasks(super::tasks::TasksPlan::Describe(p)) => {
+                f.output(OUTPUT, p.output.as_deref());
+            }
+            Request::Tasks(super::tasks::TasksPlan::Run(p) | super::tasks::TasksPlan::Sweep(p)) => {
+                for network in &p.networks {
+                    if let super::tasks::NetworkPlan::Fabric(path) = network {
+                        f.input("--network", path);
+                    }
+                }
+                f.output(OUTPUT, p.output.as_deref())
+                    .output(LINKS, p.links.as_deref())
+                    .output("--matrix-out", p.matrix_out.as_deref())
+                    .output(PLOT, p.plot.as_ref().map(|(path, _)| path.as_str()));
+            }
             Request::Queue(p) => {
                 f.inputs("--config", &p.config_file);
                 if let Some(spec) = &p.fabric {

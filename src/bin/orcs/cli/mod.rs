@@ -15,6 +15,7 @@ pub mod report;
 pub mod scan;
 pub mod shared;
 pub mod sim;
+pub mod tasks;
 pub mod trace;
 pub mod traffic;
 pub mod values;
@@ -95,6 +96,8 @@ enum Command {
     /// MPI traces (SST DUMPI): `orcs trace dump` prints one as text, byte for byte as
     /// sst-dumpi's dumpi2ascii does.
     Trace(trace::TraceArgs),
+    /// The synthetic task model (Rumley et al.): task trees, their footprints and loads, and root tasks executed by a central work-sharing scheduler on a crossbar or a routed fabric whose links the messages share.
+    Tasks(Box<tasks::TasksArgs>),
 }
 
 /// What the user asked for, validated as far as possible without reading any input.
@@ -139,6 +142,8 @@ pub enum Request {
     Queue(Box<queue::QueuePlan>),
     /// Read an MPI trace.
     Trace(trace::TracePlan),
+    /// Describe or simulate a task model.
+    Tasks(tasks::TasksPlan),
 }
 
 impl Request {
@@ -165,6 +170,7 @@ impl Cli {
             Some(Command::Scan(s)) => Request::Scan(s.into_plan()?),
             Some(Command::Queue(q)) => Request::Queue(Box::new(q.into_plan()?)),
             Some(Command::Trace(t)) => Request::Trace(t.into_plan()?),
+            Some(Command::Tasks(t)) => Request::Tasks(t.into_plan()?),
             None => self.sim.into_request()?,
         };
         Ok(Invocation {
@@ -183,6 +189,7 @@ impl Cli {
             Some(Command::Scan(s)) => Some(&s.threads),
             Some(Command::Queue(q)) => Some(&q.threads),
             Some(Command::Trace(t)) => t.threads(),
+            Some(Command::Tasks(t)) => t.threads(),
             Some(Command::Map(_) | Command::Plot(_) | Command::Report(_) | Command::Traffic(_)) => {
                 None
             }

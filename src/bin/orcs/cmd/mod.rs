@@ -12,19 +12,24 @@ mod queue;
 mod report;
 mod scan;
 mod sim;
+mod tasks;
 mod trace;
 mod traffic;
 
+use crate::cli::shared::PlacementPlan;
 use crate::cli::Request;
 use crate::progress::busy;
 use anyhow::{Context, Result};
 use orcs::engine::ranks::Ranks;
+use orcs::engine::stream::{stream_rng, Stream};
 use orcs::engine::unit::SimulationError;
 use orcs::fabric::input::{load_input, InputSpec};
 use orcs::fabric::{Fabric, LoadedFabric};
 use orcs::report::results::ResultDoc;
+use orcs::routing::check_routes;
 use orcs::routing::RouteCheck;
-use orcs::workload::mapping::RankLayout;
+use orcs::trace::replay::FabricUse;
+use orcs::workload::mapping::{place_ranks, RankLayout, SubsetMethod};
 use std::process::ExitCode;
 
 /// Runs `request` on this rank.
@@ -48,6 +53,7 @@ pub fn run(request: Request, ranks: Ranks) -> Result<ExitCode> {
         Request::Scan(plan) => scan::run(&plan, ranks),
         Request::Queue(plan) => queue::run(&plan),
         Request::Trace(plan) => trace::run(&plan),
+        Request::Tasks(plan) => tasks::run(&plan),
     }
 }
 
@@ -108,6 +114,55 @@ fn simulation_error(input_file: &str, fabric: &Fabric, e: SimulationError) -> an
         SimulationError::Unrouted(check) => unrouted(input_file, fabric, &check),
         SimulationError::Memory(e) => e.into(),
     }
+}
+
+/// Places `ranks` ranks on `loaded` as `placement` says and checks the routes between
+/// their hosts: each rank's host, and how the output describes them.
+pub(crate) fn place(
+    placement: &PlacementPlan,
+    seed: Option<u64>,
+    loaded: &LoadedFabric,
+    ranks: usize,
+    what: &str,
+) -> Result<(Vec<u32>, FabricUse)> {
+    let fabric = &loaded.fabric;
+    let path = &placement.input.path;
+    let mut described = placement.method.to_string();
+    let seed = match (placement.method, seed) {
+        (SubsetMethod::Rand, None) => pick_seed(),
+        (_, seed) => seed.unwrap_or(0),
+    };
+    if placement.method == SubsetMethod::Rand {
+        described.push_str(&format!(", seed {seed}"));
+    }
+    if placement.per_host > 1 {
+        described.push_str(&format!(", {} ranks per host", placement.per_host));
+    }
+    let mut rng = stream_rng(seed, Stream::Subset);
+    let hosts = place_ranks(
+        fabric,
+        ranks,
+        placement.per_host,
+        placement.method,
+        &mut rng,
+    )
+    .with_context(|| format!("cannot place {what} on {path}"))?;
+    let mut distinct = hosts.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let check = check_routes(fabric, &loaded.table, &distinct);
+    if check.broken() > 0 {
+        return Err(unrouted(path, fabric, &check));
+    }
+    let about = FabricUse {
+        fabric: path.clone(),
+        placement: described,
+        hosts: hosts
+            .iter()
+            .map(|&h| fabric.host_name(h).to_string())
+            .collect(),
+    };
+    Ok((hosts, about))
 }
 
 /// Reads a result written with `--format json`.

@@ -5,7 +5,6 @@
 //! replayed on every configuration, classified, written as a table.
 
 use crate::cli::files::{OUTPUT, PLOT};
-use crate::cli::shared::PlacementPlan;
 use crate::cli::trace::{
     ClassifyPlan, DumpPlan, GridSpec, MatrixFormat, MatrixPlan, StatsPlan, TracePlan,
 };
@@ -13,23 +12,19 @@ use crate::cli::values::Format;
 use crate::output::create;
 use crate::progress::{busy, progress_bar_of};
 use anyhow::{bail, Context, Result};
-use orcs::engine::stream::{stream_rng, Stream};
-use orcs::fabric::LoadedFabric;
 use orcs::flow::RankRoutes;
 use orcs::report::trace::classify;
 use orcs::report::trace::matrix::{write_csv, write_json, write_market, write_pfprof};
 use orcs::report::trace::stats::{CsvStats, JsonStats, StatsWriter, TextStats};
-use orcs::routing::check_routes;
 use orcs::trace::dumpi::ascii::dump_rank;
 use orcs::trace::dumpi::Trace;
 use orcs::trace::replay::classify::{Rules, DEFAULT_RULES};
 use orcs::trace::replay::{
-    config, replay_trace, replay_trace_on, FabricUse, OnFabric, ReplayNotes, ReplayOptions,
+    config, replay_trace, replay_trace_on, OnFabric, ReplayNotes, ReplayOptions,
 };
 use orcs::trace::summary::{for_each_rank, RankSummary};
 use orcs::trace::traffic::{trace_traffic, Notes};
 use orcs::viz::replay_plot;
-use orcs::workload::mapping::{place_ranks, SubsetMethod};
 use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
@@ -84,9 +79,17 @@ fn classify(plan: &ClassifyPlan) -> Result<ExitCode> {
     };
     let replay = match &fabric {
         Some((placement, loaded)) => {
-            let (hosts, about) = place(placement, plan.seed, loaded, trace.ranks.len())?;
+            let (hosts, about) = super::place(
+                placement,
+                plan.seed,
+                loaded,
+                trace.ranks.len(),
+                "the trace's ranks",
+            )?;
+            let capacities = loaded.fabric.edge_capacities(&placement.input.path)?;
             let on = OnFabric {
-                routes: RankRoutes::new(&loaded.fabric, &loaded.table, &hosts),
+                routes: RankRoutes::new(&loaded.fabric, &loaded.table, &hosts)
+                    .with_capacities(&capacities),
                 about,
             };
             let bar = progress_bar_of(options.configs.len() as u64, "configurations", false);
@@ -111,54 +114,6 @@ fn classify(plan: &ClassifyPlan) -> Result<ExitCode> {
     out.commit()?;
     warn_replay_notes(&replay.notes);
     Ok(ExitCode::SUCCESS)
-}
-
-/// Places `ranks` ranks on `loaded` as `placement` says and checks the routes between
-/// their hosts: each rank's host, and how the output describes them.
-fn place(
-    placement: &PlacementPlan,
-    seed: Option<u64>,
-    loaded: &LoadedFabric,
-    ranks: usize,
-) -> Result<(Vec<u32>, FabricUse)> {
-    let fabric = &loaded.fabric;
-    let path = &placement.input.path;
-    let mut described = placement.method.to_string();
-    let seed = match (placement.method, seed) {
-        (SubsetMethod::Rand, None) => super::pick_seed(),
-        (_, seed) => seed.unwrap_or(0),
-    };
-    if placement.method == SubsetMethod::Rand {
-        described.push_str(&format!(", seed {seed}"));
-    }
-    if placement.per_host > 1 {
-        described.push_str(&format!(", {} ranks per host", placement.per_host));
-    }
-    let mut rng = stream_rng(seed, Stream::Subset);
-    let hosts = place_ranks(
-        fabric,
-        ranks,
-        placement.per_host,
-        placement.method,
-        &mut rng,
-    )
-    .with_context(|| format!("cannot place the trace's ranks on {path}"))?;
-    let mut distinct = hosts.clone();
-    distinct.sort_unstable();
-    distinct.dedup();
-    let check = check_routes(fabric, &loaded.table, &distinct);
-    if check.broken() > 0 {
-        return Err(super::unrouted(path, fabric, &check));
-    }
-    let about = FabricUse {
-        fabric: path.clone(),
-        placement: described,
-        hosts: hosts
-            .iter()
-            .map(|&h| fabric.host_name(h).to_string())
-            .collect(),
-    };
-    Ok((hosts, about))
 }
 
 /// Tells on standard error what was replayed with care or left out.

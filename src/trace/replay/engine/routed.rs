@@ -22,7 +22,7 @@ impl<'r> Routed<'r> {
             routes,
             links: Routes::default(),
             flows: (0..network.alpha.len())
-                .map(|_| FlowNetwork::new(routes.links()))
+                .map(|_| routes.flow_network())
                 .collect(),
         }
     }
