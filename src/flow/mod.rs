@@ -19,9 +19,11 @@
 //! rare: it runs the ranks in the order of their clocks and settles a message only once
 //! every rank has passed its end ([`crate::trace::replay::engine::replay_routed`]).
 //!
-//! Costs: [`FlowNetwork::add`] O(log pending); every event of [`FlowNetwork::finish`]
-//! O(bottlenecks · active flows · hops) for the new rates. Flow ids are dense and chosen
-//! by the caller (the replay uses its message ids), so no map sits in the loop.
+//! Costs: [`FlowNetwork::add`] O(log pending + hops); every event O(bottlenecks ·
+//! component · hops) for the new rates of the flows connected to the one that started
+//! or finished (through shared links, transitively), and O(log flows) for the next
+//! finish. Flow ids are dense and chosen by the caller (the replay uses its message
+//! ids), so no map sits in the loop.
 
 use crate::fabric::Fabric;
 use crate::routing::table::{AnyRouter, ForwardingTable};
@@ -145,43 +147,80 @@ enum State {
 #[derive(Debug, Clone, Copy)]
 struct Flow {
     state: State,
-    /// Seconds still to move at full rate.
+    /// Seconds still to move at full rate, as of `since`.
     remaining: f64,
+    /// When `remaining` was last brought up to date.
+    since: f64,
     /// The share of the link bandwidth it gets now.
     rate: f64,
     /// When it finished (Done only).
     finish: f64,
     /// Completion threshold: a remainder this small is rounding.
     epsilon: f64,
+    /// Bumped at every new rate or change of state: finish-heap entries of older
+    /// versions are stale.
+    version: u32,
 }
 
 const FREE: Flow = Flow {
     state: State::Free,
     remaining: 0.0,
+    since: 0.0,
     rate: 0.0,
     finish: 0.0,
     epsilon: 0.0,
+    version: 0,
 };
 
+impl Flow {
+    /// Seconds still to move at full rate at time `t` ≥ `since`.
+    fn remaining_at(&self, t: f64) -> f64 {
+        self.remaining - self.rate * (t - self.since)
+    }
+}
+
+/// A change of the link → active flows lists, for undoing a look ahead.
+#[derive(Debug, Clone, Copy)]
+enum Change {
+    Added(u32, FlowId),
+    Removed(u32, FlowId),
+}
+
 /// The flows of one link speed (one configuration) over a fabric's links.
+///
+/// The rates only change in the part of the network an event touches: a flow starting
+/// or finishing changes the rates of the flows connected to it through shared links
+/// (its component), and no other. So the network keeps, per link, the flows moving on
+/// it; at an event it gathers the component of the links whose flows changed and
+/// refills only that, and a heap of projected finishes (stale entries skipped by
+/// version) gives the next event without scanning every flow.
 #[derive(Debug, Clone)]
 pub struct FlowNetwork {
     /// The network's present: its history up to here is settled.
     now: f64,
     flows: Vec<Flow>,
-    /// Flows moving now, in the order they became active.
-    active: Vec<FlowId>,
+    /// Flows moving now.
+    active: usize,
     /// Flows not started yet, by start (as bits: starts are non-negative) then id.
     pending: BinaryHeap<Reverse<(u64, FlowId)>>,
-    /// Whether the rates need recomputing (the active set changed).
-    stale: bool,
+    /// Projected finishes of the moving flows: (time bits, id, version).
+    finishes: BinaryHeap<Reverse<(u64, FlowId, u32)>>,
+    /// Per link, the flows moving on it (in no particular order).
+    on_link: Vec<Vec<FlowId>>,
+    /// Links whose flows changed since the rates were last set.
+    dirty: Vec<u32>,
     /// Each link's capacity, as a multiple of the rate a flow alone on unit links gets.
     link_capacity: Vec<f64>,
-    // Scratch of the progressive filling, per link (dense link ids).
+    /// While looking ahead ([`FlowNetwork::expected_finish`]): the changes to undo.
+    journal: Option<Vec<Change>>,
+    // Scratch of the component gathering and the progressive filling.
+    link_seen: Vec<bool>,
+    flow_seen: Vec<bool>,
+    component: Vec<FlowId>,
+    component_links: Vec<u32>,
     capacity: Vec<f64>,
     unfixed: Vec<u32>,
     bottleneck: Vec<bool>,
-    touched: Vec<u32>,
     fixed: Vec<bool>,
 }
 
@@ -196,16 +235,22 @@ impl FlowNetwork {
     pub fn with_capacities(link_capacity: Vec<f64>) -> Self {
         let links = link_capacity.len();
         FlowNetwork {
-            link_capacity,
             now: 0.0,
             flows: Vec::new(),
-            active: Vec::new(),
+            active: 0,
             pending: BinaryHeap::new(),
-            stale: false,
+            finishes: BinaryHeap::new(),
+            on_link: vec![Vec::new(); links],
+            dirty: Vec::new(),
+            link_capacity,
+            journal: None,
+            link_seen: vec![false; links],
+            flow_seen: Vec::new(),
+            component: Vec::new(),
+            component_links: Vec::new(),
             capacity: vec![0.0; links],
             unfixed: vec![0; links],
             bottleneck: vec![false; links],
-            touched: Vec::new(),
             fixed: Vec::new(),
         }
     }
@@ -217,7 +262,7 @@ impl FlowNetwork {
 
     /// Flows added and not finished yet.
     pub fn in_flight(&self) -> usize {
-        self.active.len() + self.pending.len()
+        self.active + self.pending.len()
     }
 
     /// Adds flow `id` (its links set in `routes`, every link id below the network's
@@ -229,46 +274,78 @@ impl FlowNetwork {
         let i = id as usize;
         if self.flows.len() <= i {
             self.flows.resize(i + 1, FREE);
+            self.flow_seen.resize(i + 1, false);
         }
-        if matches!(self.flows[i].state, State::Active | State::Pending) {
-            self.remove(id);
+        match self.flows[i].state {
+            State::Active => self.deactivate(id, routes),
+            State::Pending => self.pending.retain(|Reverse((_, f))| *f != id),
+            State::Free | State::Done => {}
         }
         let start = start.max(0.0);
+        let version = self.flows[i].version.wrapping_add(1);
         let mut flow = Flow {
             state: State::Pending,
             remaining: work,
+            since: start,
             rate: 0.0,
             finish: 0.0,
             epsilon: work * 1e-12,
+            version,
         };
         if work <= 0.0 || routes.get(id).is_empty() {
             flow.state = State::Done;
             flow.finish = start + work.max(0.0);
+            self.flows[i] = flow;
         } else if start <= self.now {
             // Its past is settled without it: full rate until now.
             let credit = self.now - start;
             if credit >= work {
                 flow.state = State::Done;
                 flow.finish = start + work;
+                self.flows[i] = flow;
             } else {
                 flow.remaining = work - credit;
-                flow.state = State::Active;
-                self.active.push(id);
-                self.stale = true;
+                flow.since = self.now;
+                self.flows[i] = flow;
+                self.activate(id, routes);
             }
         } else {
+            self.flows[i] = flow;
             self.pending.push(Reverse((start.to_bits(), id)));
         }
-        self.flows[i] = flow;
     }
 
-    /// Takes flow `id` out of the active or pending set.
-    fn remove(&mut self, id: FlowId) {
-        if let Some(p) = self.active.iter().position(|&f| f == id) {
-            self.active.remove(p);
-            self.stale = true;
+    /// Puts flow `id` on its links.
+    fn activate(&mut self, id: FlowId, routes: &Routes) {
+        let flow = &mut self.flows[id as usize];
+        flow.state = State::Active;
+        flow.since = self.now;
+        flow.rate = 0.0;
+        self.active += 1;
+        for &l in routes.get(id) {
+            self.on_link[l as usize].push(id);
+            self.dirty.push(l);
+            if let Some(journal) = &mut self.journal {
+                journal.push(Change::Added(l, id));
+            }
         }
-        self.pending.retain(|Reverse((_, f))| *f != id);
+    }
+
+    /// Takes flow `id` off its links (its state is the caller's to set).
+    fn deactivate(&mut self, id: FlowId, routes: &Routes) {
+        self.active -= 1;
+        let flow = &mut self.flows[id as usize];
+        flow.version = flow.version.wrapping_add(1);
+        for &l in routes.get(id) {
+            let list = &mut self.on_link[l as usize];
+            if let Some(p) = list.iter().position(|&f| f == id) {
+                list.swap_remove(p);
+            }
+            self.dirty.push(l);
+            if let Some(journal) = &mut self.journal {
+                journal.push(Change::Removed(l, id));
+            }
+        }
     }
 
     /// When flow `id` (added before) finishes, s: the network moves on until it does.
@@ -281,7 +358,7 @@ impl FlowNetwork {
             return f64::NAN;
         }
         while self.flows[id as usize].state != State::Done {
-            if !self.step(routes) {
+            if !self.step(routes, None) {
                 // Nothing moves and nothing will start: cannot happen for a flow added
                 // with work and links, but a loop is worse than settling it here.
                 let flow = &mut self.flows[id as usize];
@@ -294,7 +371,8 @@ impl FlowNetwork {
 
     /// When flow `id` (added before) would finish if no other flow were added, s,
     /// without moving the network: what [`FlowNetwork::finish`] would say now. O(the
-    /// flows added and not finished) more than `finish` for the copy of their state.
+    /// flows ever added) more than `finish` for the copy of their state; the changes to
+    /// the per-link lists are undone from a journal.
     pub fn expected_finish(&mut self, id: FlowId, routes: &Routes) -> f64 {
         match self.flows.get(id as usize) {
             Some(flow) if flow.state == State::Done => return flow.finish,
@@ -304,12 +382,33 @@ impl FlowNetwork {
         let saved = (
             self.now,
             self.flows.clone(),
-            self.active.clone(),
+            self.active,
             self.pending.clone(),
-            self.stale,
+            self.finishes.clone(),
+            self.dirty.clone(),
         );
+        self.journal = Some(Vec::new());
         let finish = self.finish(id, routes);
-        (self.now, self.flows, self.active, self.pending, self.stale) = saved;
+        let journal = self.journal.take().unwrap_or_default();
+        for change in journal.into_iter().rev() {
+            match change {
+                Change::Added(l, f) => {
+                    let list = &mut self.on_link[l as usize];
+                    if let Some(p) = list.iter().position(|&x| x == f) {
+                        list.swap_remove(p);
+                    }
+                }
+                Change::Removed(l, f) => self.on_link[l as usize].push(f),
+            }
+        }
+        (
+            self.now,
+            self.flows,
+            self.active,
+            self.pending,
+            self.finishes,
+            self.dirty,
+        ) = saved;
         finish
     }
 
@@ -322,142 +421,157 @@ impl FlowNetwork {
     }
 
     /// Runs the network to its next event ([`FlowNetwork::next_event`]) and appends
-    /// the flows that finished there to `finished` (in the order they became active;
-    /// their finish is [`FlowNetwork::now`]). False when no flow is in flight.
+    /// the flows that finished there to `finished` (in order of projected finish, then
+    /// id; their finish is [`FlowNetwork::now`]). False when no flow is in flight.
     pub fn advance(&mut self, routes: &Routes, finished: &mut Vec<FlowId>) -> bool {
-        let before = finished.len();
-        let moved = self.step_collect(routes, Some(finished));
-        debug_assert!(moved || finished.len() == before);
-        moved
+        self.step(routes, Some(finished))
     }
 
-    /// The next event's time and, when it is a finish, the position of the finishing
-    /// flow in the active set; activates the due flows and sets the rates first.
-    fn next(&mut self, routes: &Routes) -> (f64, Option<usize>) {
-        self.start_due();
-        if self.stale {
+    /// The next event's time and whether it is a finish; activates the due flows, sets
+    /// the rates that changed and drops stale finishes first.
+    fn next(&mut self, routes: &Routes) -> (f64, bool) {
+        self.start_due(routes);
+        if !self.dirty.is_empty() {
             self.rates(routes);
         }
         let mut next = f64::INFINITY;
-        let mut first = None;
-        for (p, &f) in self.active.iter().enumerate() {
+        let mut finish = false;
+        while let Some(&Reverse((bits, f, version))) = self.finishes.peek() {
             let flow = &self.flows[f as usize];
-            let t = self.now + flow.remaining / flow.rate;
-            if t < next {
-                next = t;
-                first = Some(p);
+            if flow.state == State::Active && flow.version == version {
+                next = f64::from_bits(bits);
+                finish = true;
+                break;
             }
+            self.finishes.pop();
         }
         if let Some(&Reverse((bits, _))) = self.pending.peek() {
             let start = f64::from_bits(bits);
             if start < next {
                 next = start;
-                first = None;
+                finish = false;
             }
         }
-        (next, first)
+        (next, finish)
     }
 
     /// Runs the network to its next event: the earliest finish or start. False when
-    /// there is none.
-    fn step(&mut self, routes: &Routes) -> bool {
-        self.step_collect(routes, None)
-    }
-
-    /// [`FlowNetwork::step`], appending the flows it finishes to `finished` if given.
-    fn step_collect(&mut self, routes: &Routes, mut finished: Option<&mut Vec<FlowId>>) -> bool {
-        let (next, first) = self.next(routes);
+    /// there is none. The flows it finishes are appended to `finished` if given.
+    fn step(&mut self, routes: &Routes, mut finished: Option<&mut Vec<FlowId>>) -> bool {
+        let (next, finish) = self.next(routes);
         if !next.is_finite() {
             return false;
         }
-        let dt = next - self.now;
-        self.now = next;
-        for &f in &self.active {
-            let flow = &mut self.flows[f as usize];
-            flow.remaining -= flow.rate * dt;
-        }
-        if let Some(p) = first {
-            self.flows[self.active[p] as usize].remaining = 0.0;
-        }
-        let now = self.now;
-        let flows = &mut self.flows;
-        let before = self.active.len();
-        self.active.retain(|&f| {
-            let flow = &mut flows[f as usize];
-            if flow.remaining <= flow.epsilon {
+        // Projected finishes are never in the past; rounding must not move time back.
+        self.now = self.now.max(next);
+        if finish {
+            // The first flow finishes by definition; the others whose remainder is
+            // rounding finish with it.
+            let mut first = true;
+            while let Some(&Reverse((_, f, version))) = self.finishes.peek() {
+                let flow = &self.flows[f as usize];
+                let current = flow.state == State::Active && flow.version == version;
+                if current && !first && flow.remaining_at(self.now) > flow.epsilon {
+                    break;
+                }
+                self.finishes.pop();
+                if !current {
+                    continue;
+                }
+                first = false;
+                self.deactivate(f, routes);
+                let flow = &mut self.flows[f as usize];
                 flow.state = State::Done;
-                flow.finish = now;
+                flow.finish = self.now;
                 if let Some(finished) = finished.as_deref_mut() {
                     finished.push(f);
                 }
-                false
-            } else {
-                true
             }
-        });
-        if self.active.len() != before {
-            self.stale = true;
         }
-        self.start_due();
+        self.start_due(routes);
         true
     }
 
     /// Activates the pending flows whose start has come.
-    fn start_due(&mut self) {
+    fn start_due(&mut self, routes: &Routes) {
         while let Some(&Reverse((bits, f))) = self.pending.peek() {
             if f64::from_bits(bits) > self.now {
                 break;
             }
             self.pending.pop();
-            self.flows[f as usize].state = State::Active;
-            self.active.push(f);
-            self.stale = true;
+            self.activate(f, routes);
         }
     }
 
-    /// The max-min fair rates of the active flows, by progressive filling: while some
-    /// flow has no rate, the links with the least capacity left per unfixed flow are
-    /// the bottlenecks, and every unfixed flow crossing one gets that share, which the
-    /// links of its route give up.
+    /// New max-min fair rates for the flows connected to the links that changed, by
+    /// progressive filling: while some flow of the component has no rate, the links
+    /// with the least capacity left per unfixed flow are the bottlenecks, and every
+    /// unfixed flow crossing one gets that share, which the links of its route give up.
+    /// Flows outside the component keep their rates. The component is taken in id
+    /// order, so the rates do not depend on the order of the per-link lists.
     fn rates(&mut self, routes: &Routes) {
-        self.stale = false;
-        self.touched.clear();
-        for &f in &self.active {
+        // Gather the component: links and flows reachable from the changed links.
+        self.component.clear();
+        self.component_links.clear();
+        let mut stack = std::mem::take(&mut self.dirty);
+        while let Some(l) = stack.pop() {
+            if self.link_seen[l as usize] {
+                continue;
+            }
+            self.link_seen[l as usize] = true;
+            self.component_links.push(l);
+            for &f in &self.on_link[l as usize] {
+                if !self.flow_seen[f as usize] {
+                    self.flow_seen[f as usize] = true;
+                    self.component.push(f);
+                    stack.extend(
+                        routes
+                            .get(f)
+                            .iter()
+                            .filter(|&&m| !self.link_seen[m as usize]),
+                    );
+                }
+            }
+        }
+        self.dirty = stack; // empty: its storage back
+        for &l in &self.component_links {
+            self.link_seen[l as usize] = false;
+        }
+        self.component.sort_unstable();
+        let now = self.now;
+        for &f in &self.component {
+            self.flow_seen[f as usize] = false;
+            let flow = &mut self.flows[f as usize];
+            flow.remaining = flow.remaining_at(now);
+            flow.since = now;
+        }
+        // Progressive filling over the component.
+        for &f in &self.component {
             for &l in routes.get(f) {
                 let l = l as usize;
                 if self.unfixed[l] == 0 {
                     self.capacity[l] = self.link_capacity[l];
-                    self.touched.push(l as u32);
                 }
                 self.unfixed[l] += 1;
             }
         }
         self.fixed.clear();
-        self.fixed.resize(self.active.len(), false);
-        let mut left = self.active.len();
-        // A flow that crosses no link (never added so, but a loop must not depend on
-        // it) moves at full rate.
-        for (p, &f) in self.active.iter().enumerate() {
-            if routes.get(f).is_empty() {
-                self.fixed[p] = true;
-                self.flows[f as usize].rate = 1.0;
-                left -= 1;
-            }
-        }
+        self.fixed.resize(self.component.len(), false);
+        let mut left = self.component.len();
         while left > 0 {
             let mut share = f64::INFINITY;
-            for &l in &self.touched {
+            for &l in &self.component_links {
                 let l = l as usize;
                 if self.unfixed[l] > 0 {
                     share = share.min(self.capacity[l] / f64::from(self.unfixed[l]));
                 }
             }
-            for &l in &self.touched {
+            for &l in &self.component_links {
                 let l = l as usize;
                 self.bottleneck[l] = self.unfixed[l] > 0
                     && self.capacity[l] / f64::from(self.unfixed[l]) <= share * (1.0 + 1e-12);
             }
-            for (p, &f) in self.active.iter().enumerate() {
+            for (p, &f) in self.component.iter().enumerate() {
                 if self.fixed[p] {
                     continue;
                 }
@@ -475,9 +589,15 @@ impl FlowNetwork {
                 }
             }
         }
-        for &l in &self.touched {
+        for &l in &self.component_links {
             self.unfixed[l as usize] = 0;
             self.bottleneck[l as usize] = false;
+        }
+        for &f in &self.component {
+            let flow = &mut self.flows[f as usize];
+            flow.version = flow.version.wrapping_add(1);
+            let at = now + flow.remaining / flow.rate;
+            self.finishes.push(Reverse((at.to_bits(), f, flow.version)));
         }
     }
 }
