@@ -218,6 +218,7 @@ pub struct FlowNetwork {
     flow_seen: Vec<bool>,
     component: Vec<FlowId>,
     component_links: Vec<u32>,
+    old_rates: Vec<f64>,
     capacity: Vec<f64>,
     unfixed: Vec<u32>,
     bottleneck: Vec<bool>,
@@ -248,6 +249,7 @@ impl FlowNetwork {
             flow_seen: Vec::new(),
             component: Vec::new(),
             component_links: Vec::new(),
+            old_rates: Vec::new(),
             capacity: vec![0.0; links],
             unfixed: vec![0; links],
             bottleneck: vec![false; links],
@@ -539,11 +541,13 @@ impl FlowNetwork {
         }
         self.component.sort_unstable();
         let now = self.now;
+        self.old_rates.clear();
         for &f in &self.component {
             self.flow_seen[f as usize] = false;
             let flow = &mut self.flows[f as usize];
             flow.remaining = flow.remaining_at(now);
             flow.since = now;
+            self.old_rates.push(flow.rate);
         }
         // Progressive filling over the component.
         for &f in &self.component {
@@ -593,8 +597,14 @@ impl FlowNetwork {
             self.unfixed[l as usize] = 0;
             self.bottleneck[l as usize] = false;
         }
-        for &f in &self.component {
+        for (&f, &old) in self.component.iter().zip(&self.old_rates) {
             let flow = &mut self.flows[f as usize];
+            // A flow whose rate did not change keeps its projected finish (and its
+            // heap entry): most of a component keeps its rates when one flow comes or
+            // goes.
+            if flow.rate == old {
+                continue;
+            }
             flow.version = flow.version.wrapping_add(1);
             let at = now + flow.remaining / flow.rate;
             self.finishes.push(Reverse((at.to_bits(), f, flow.version)));
