@@ -318,6 +318,18 @@ fn a_cable_fast_enough_is_the_crossbar() {
     };
     let crossbar = run(&model, &Interconnect::Crossbar, &config);
     let wide = run(&model, &Interconnect::Fabric(routes), &config);
+    // The cable's utilisation is over its eight-fold bandwidth.
+    let cable = (0..f.fabric.num_edges() as u32)
+        .find(|&e| f.fabric.edge_label(e).to_string().starts_with("S0 -> S1"))
+        .unwrap() as usize;
+    let expected: f64 = wide
+        .replications
+        .iter()
+        .map(|r| r.link_bits[cable] / (8.0 * config.bandwidth * r.window))
+        .sum::<f64>()
+        / wide.replications.len() as f64;
+    assert!(expected > 0.0);
+    close(wide.link_utilisation[cable], expected, 1e-12);
     for (a, b) in crossbar.replications.iter().zip(&wide.replications) {
         assert_eq!(a.completions.len(), b.completions.len());
         for (x, y) in a.completions.iter().zip(&b.completions) {
