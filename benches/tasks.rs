@@ -33,22 +33,33 @@ fn tasks(c: &mut Criterion) {
         costs: TaskCosts::default(),
         times: TaskTimes::Constant,
     };
-    let path = format!("{}/topologies/kary-ntree-8-3.dmodk.dot.gz", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/topologies/kary-ntree-8-3.dmodk.dot.gz",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let loaded = load_routed_fabric(&path, LoadOptions::default()).expect("fabric loads");
     let hosts: Vec<u32> = (0..loaded.fabric.num_hosts() as u32).collect();
     let routes = RankRoutes::new(&loaded.fabric, &loaded.table, &hosts);
     let nodes = hosts.len() as u32;
     let mut group = c.benchmark_group("tasks z=4,3 rho_x=0.5 10Gb/s");
-    group.sample_size(10).measurement_time(Duration::from_secs(10));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
     for (name, interconnect) in [
         ("crossbar-512", Interconnect::Crossbar),
         ("kary-ntree-8-3", Interconnect::Fabric(routes)),
     ] {
         let cfg = config(nodes);
-        let executed = simulate(&model, &interconnect, &cfg, &|_| {}).unwrap().tasks;
+        let executed = simulate(&model, &interconnect, &cfg, &|_| {})
+            .unwrap()
+            .tasks;
         group.throughput(Throughput::Elements(executed));
         group.bench_function(name, |b| {
-            b.iter(|| simulate(&model, &interconnect, &cfg, &|_| {}).unwrap().tasks)
+            b.iter(|| {
+                simulate(&model, &interconnect, &cfg, &|_| {})
+                    .unwrap()
+                    .tasks
+            })
         });
     }
     group.finish();

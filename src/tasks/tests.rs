@@ -302,3 +302,64 @@ fn load_identities() {
     close(by_rate.f, footprint.intensity() * 63.0 / 64.0 * 2.0, 1e-3);
     close(by_rate.xi, by_rate.zeta / 2.0, 1e-12);
 }
+
+/// Every bucket of LWSim's fits, at the sizes they were made for, against the spec's
+/// coefficient tables (§10.3): p0 at s = 0 is a0 of the s ≤ 0 row, at s = 1 the sum of
+/// the s > 0 row; p1 at s = 0 is a0 of the s ≤ 1 row, at s = 2 the s > 1 row at 2.
+#[test]
+fn every_bucket_of_the_fits() {
+    let sizes = [5.0, 8.0, 15.0, 25.0, 50.0, 100.0, 500.0, 1000.0];
+    let p0_low = [
+        0.5097, 0.4627, 0.4911, 0.4775, 0.4786, 0.4842, 0.4989, 0.4951,
+    ];
+    let p0_high: [&[f64]; 8] = [
+        &[0.5205, 0.0290, 0.0038, -0.0006],
+        &[0.4455, 0.1550, -0.0215, 0.001],
+        &[0.4263, 0.2363, -0.0387, 0.0021],
+        &[0.4132, 0.2955, -0.0539, 0.0032],
+        &[0.4063, 0.3493, -0.0689, 0.0044],
+        &[0.3948, 0.3874, -0.0796, 0.0052],
+        &[0.3433, 0.5433, -0.158, 0.0193, -0.0008],
+        &[0.3263, 0.5763, -0.1727, 0.0218, -0.001],
+    ];
+    let p1_low = [
+        0.2954, 0.3541, 0.2991, 0.2928, 0.2686, 0.2715, 0.2569, 0.2618,
+    ];
+    let p1_high: [&[f64]; 8] = [
+        &[0.3063, -0.0616, 0.0046],
+        &[0.2291, -0.0628, 0.0069, -0.0002],
+        &[0.3503, -0.1775, 0.0324, -0.0019],
+        &[0.405, -0.2854, 0.0787, -0.0095, 0.0004],
+        &[0.454, -0.3715, 0.1136, -0.015, 0.0007],
+        &[0.5086, -0.4521, 0.1456, -0.02, 0.001],
+        &[1.3931, -2.0795, 1.2417, -0.3798, 0.0629, -0.0054, 0.0002],
+        &[1.5915, -2.457, 1.5063, -0.4705, 0.0793, -0.0069, 0.0002],
+    ];
+    let at = |c: &[f64], s: f64| {
+        c.iter()
+            .enumerate()
+            .map(|(k, a)| a * s.powi(k as i32))
+            .sum::<f64>()
+    };
+    for (b, &n) in sizes.iter().enumerate() {
+        close(fits::leaf_fraction(n, 0.0), p0_low[b], 1e-12);
+        close(fits::leaf_fraction(n, 1.0), at(p0_high[b], 1.0), 1e-12);
+        close(fits::single_child_fraction(n, 0.0), p1_low[b], 1e-12);
+        close(
+            fits::single_child_fraction(n, 2.0),
+            at(p1_high[b], 2.0),
+            1e-12,
+        );
+    }
+    // The s ≤ 0 rows are cubic: at s = −1, a0 − a1 + a2 − a3 (n = 50).
+    close(
+        fits::leaf_fraction(50.0, -1.0),
+        0.4786 - 0.0934 + 0.0066 - 0.0002,
+        1e-12,
+    );
+    close(
+        fits::single_child_fraction(50.0, -1.0),
+        0.2686 + 0.0737 + 0.0081 - 0.001,
+        1e-12,
+    );
+}

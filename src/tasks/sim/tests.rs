@@ -67,6 +67,27 @@ fn one_delegation_by_hand() {
     assert_eq!(result.node_utilisation[0], 0.0);
 }
 
+/// At a low load every root task runs alone: each completes in the critical path of
+/// its tree plus its messages, the time computed by hand above.
+#[test]
+fn at_low_load_every_root_task_takes_its_critical_path() {
+    let model = layered(&[2]);
+    let config = SimConfig {
+        roots: 50,
+        warmup: 5,
+        replications: 2,
+        ..alone(8, 0.0)
+    };
+    let result = run(&model, &Interconnect::Crossbar, &config);
+    let expected = 32e-9 + 10e-6 + 64e-9 + 68e-6 + 10e-6 + 32e-9;
+    for r in &result.replications {
+        assert_eq!(r.completions.len(), 50);
+        for &c in &r.completions {
+            close(c, expected, 1e-9);
+        }
+    }
+}
+
 /// Without a free node the root task does all three tasks itself: 10 + 20 + 20 + 10 µs
 /// of work after a request and an empty grant.
 #[test]
