@@ -86,7 +86,7 @@ pub fn costs_for(
     base: &TaskCosts,
 ) -> Option<TaskCosts> {
     let eps = base.control_bits;
-    if counts.leaves <= 1.0 || counts.tasks <= 0.0 {
+    if counts.leaves <= 1.0 {
         return None;
     }
     let payload =
