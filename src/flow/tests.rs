@@ -424,11 +424,11 @@ proptest! {
         for (f, flow) in flows.iter().enumerate() {
             net.add(f as FlowId, flow.1, flow.2, &routes);
         }
-        for f in 0..flows.len() {
+        for (f, &want) in expected.iter().enumerate() {
             let ahead = net.expected_finish(f as FlowId, &routes);
             let finish = net.finish(f as FlowId, &routes);
             prop_assert_eq!(ahead, finish);
-            prop_assert!((finish - expected[f]).abs() <= 1e-9 * expected[f].max(1.0));
+            prop_assert!((finish - want).abs() <= 1e-9 * want.max(1.0));
         }
     }
 }

@@ -78,7 +78,8 @@ impl Footprint {
 /// (bits) for a tree with `counts`: the times scaled so that t_i + t_a = F_x / n in
 /// the ratio of `base`, and `s_s + s_r = (F_c − 2ε − 2dε)/(L − 1) − ε` split in the
 /// ratio of `base` (1:2 by default). None when the tree has a single leaf (no
-/// delegation carries the payloads) or the imposed F_c is below the control traffic.
+/// delegation carries the payloads), the imposed F_c is below the control traffic, F_x
+/// is negative, or `base` has no time or no payload to take the ratios from.
 pub fn costs_for(
     counts: TreeCounts,
     computation: f64,

@@ -260,9 +260,17 @@ fn inverse_footprint() {
     assert!(costs_for(c, 1e-3, 1000.0, &TaskCosts::default()).is_none());
     // A negative F_x, or base costs without a ratio to keep, neither.
     assert!(costs_for(c, -1e-3, 2e7, &TaskCosts::default()).is_none());
-    let timeless = TaskCosts { init: 0.0, aggregate: 0.0, ..TaskCosts::default() };
+    let timeless = TaskCosts {
+        init: 0.0,
+        aggregate: 0.0,
+        ..TaskCosts::default()
+    };
     assert!(costs_for(c, 1e-3, 2e7, &timeless).is_none());
-    let empty = TaskCosts { schedule_bits: 0.0, result_bits: 0.0, ..TaskCosts::default() };
+    let empty = TaskCosts {
+        schedule_bits: 0.0,
+        result_bits: 0.0,
+        ..TaskCosts::default()
+    };
     assert!(costs_for(c, 1e-3, 2e7, &empty).is_none());
     let single = counts(&TaskTree::single());
     assert!(costs_for(single, 1e-3, 2e7, &TaskCosts::default()).is_none());
