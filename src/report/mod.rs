@@ -36,6 +36,28 @@ pub(crate) use sim::{congestion_color, hist_acc_band_text};
 /// Version of the JSON and CSV layouts; bumped on incompatible changes.
 pub const SCHEMA_VERSION: u32 = 1;
 
+/// Up to four significant digits, without trailing zeros.
+pub(crate) fn significant(x: f64) -> String {
+    if !x.is_finite() {
+        return x.to_string();
+    }
+    let digits = if x.abs() >= 1000.0 {
+        0
+    } else if x.abs() >= 100.0 {
+        1
+    } else if x.abs() >= 10.0 {
+        2
+    } else {
+        3
+    };
+    let s = format!("{x:.digits$}");
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
 /// Quotes a CSV field when it needs it (RFC 4180).
 pub(crate) fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {

@@ -16,6 +16,7 @@ pub use json::{json, SCHEMA_VERSION};
 pub use text::text;
 
 use crate::queueing::sweep::{Grid, Scenario};
+use crate::report::significant;
 
 /// What the report describes besides the points.
 #[derive(Debug, Clone, Copy)]
@@ -56,25 +57,6 @@ pub(crate) fn bandwidth_text(bytes_per_second: f64) -> String {
         (bytes_per_second, "B/s")
     };
     format!("{} {unit}", significant(value))
-}
-
-/// Up to four significant digits, without trailing zeros.
-fn significant(x: f64) -> String {
-    let digits = if x.abs() >= 1000.0 {
-        0
-    } else if x.abs() >= 100.0 {
-        1
-    } else if x.abs() >= 10.0 {
-        2
-    } else {
-        3
-    };
-    let s = format!("{x:.digits$}");
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    }
 }
 
 /// Seconds in µs, the unit of the text report.

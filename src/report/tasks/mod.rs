@@ -10,27 +10,7 @@ pub use describe::{describe_json, describe_text};
 pub use run::{run_csv, run_json, run_links_csv, run_text};
 pub use sweep::{sweep_csv, sweep_json, sweep_text};
 
-/// Up to four significant digits, without trailing zeros.
-fn significant(x: f64) -> String {
-    if !x.is_finite() {
-        return x.to_string();
-    }
-    let digits = if x.abs() >= 1000.0 {
-        0
-    } else if x.abs() >= 100.0 {
-        1
-    } else if x.abs() >= 10.0 {
-        2
-    } else {
-        3
-    };
-    let s = format!("{x:.digits$}");
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        s
-    }
-}
+use crate::report::significant;
 
 /// Seconds in the unit that suits them (ns, µs, ms, s).
 fn time(seconds: f64) -> String {
