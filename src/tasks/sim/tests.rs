@@ -390,6 +390,30 @@ fn seeded_and_thread_independent() {
     assert_ne!(a.mean, c.mean);
 }
 
+/// The progress heard adds up to every measured root task of every replication, in
+/// batches of at least 256 but the last.
+#[test]
+fn progress_counts_every_measured_root_task() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let heard = AtomicU64::new(0);
+    let calls = AtomicU64::new(0);
+    let model = layered(&[2]);
+    let config = SimConfig {
+        roots: 1000,
+        arrival_rate: 2e4,
+        replications: 3,
+        ..loaded(8)
+    };
+    simulate(&model, &Interconnect::Crossbar, &config, &|done| {
+        heard.fetch_add(done, Ordering::Relaxed);
+        calls.fetch_add(1, Ordering::Relaxed);
+    })
+    .unwrap();
+    assert_eq!(heard.into_inner(), 3000);
+    // 1000 = 3 × 256 + 232 per replication: four calls each.
+    assert_eq!(calls.into_inner(), 12);
+}
+
 /// Bad parameters are errors naming them.
 #[test]
 fn bad_parameters() {
