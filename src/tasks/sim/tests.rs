@@ -289,13 +289,11 @@ fn two_switches(half: usize, cable: u32) -> LoadedFabric {
     load_routed_fabric_from(dot.as_bytes(), "two.dot", LoadOptions::default()).unwrap()
 }
 
-/// Two switches of eight hosts joined by one cable, at ρ_x = 0.5: the tasks take longer
-/// than on the crossbar (8.6 % with this seed: busy nodes grant few helpers, so most
-/// subtasks run where they were made), and the busiest links are the cable's two
-/// directions (half used, the hosts' links an eighth).
-#[test]
-fn a_thin_cable_slows_the_tasks_down_and_carries_the_most() {
-    let f = two_switches(8, 1);
+/// z = 4,3 at ρ_x = 0.5 on 16 nodes: on the crossbar, and on two switches of eight
+/// hosts joined by a cable of capacity `cable` (the fabric, the configuration and both
+/// results).
+fn crossbar_and_two_switches(cable: u32) -> (LoadedFabric, SimConfig, TaskResult, TaskResult) {
+    let f = two_switches(8, cable);
     let placed = hosts(&f, 16);
     assert_eq!(check_routes(&f.fabric, &f.table, &placed).broken(), 0);
     let capacities = f.fabric.edge_capacities("two.dot").unwrap();
@@ -306,7 +304,17 @@ fn a_thin_cable_slows_the_tasks_down_and_carries_the_most() {
         ..loaded(16)
     };
     let crossbar = run(&model, &Interconnect::Crossbar, &config);
-    let cable = run(&model, &Interconnect::Fabric(routes), &config);
+    let on_fabric = run(&model, &Interconnect::Fabric(routes), &config);
+    (f, config, crossbar, on_fabric)
+}
+
+/// Two switches of eight hosts joined by one cable, at ρ_x = 0.5: the tasks take longer
+/// than on the crossbar (8.6 % with this seed: busy nodes grant few helpers, so most
+/// subtasks run where they were made), and the busiest links are the cable's two
+/// directions (half used, the hosts' links an eighth).
+#[test]
+fn a_thin_cable_slows_the_tasks_down_and_carries_the_most() {
+    let (f, _, crossbar, cable) = crossbar_and_two_switches(1);
     assert!(
         cable.mean > 1.05 * crossbar.mean,
         "{} against {}",
@@ -328,17 +336,7 @@ fn a_thin_cable_slows_the_tasks_down_and_carries_the_most() {
 /// the cable never limits a message: the fabric gives the crossbar's completion times.
 #[test]
 fn a_cable_fast_enough_is_the_crossbar() {
-    let f = two_switches(8, 8);
-    let placed = hosts(&f, 16);
-    let capacities = f.fabric.edge_capacities("two.dot").unwrap();
-    let routes = RankRoutes::new(&f.fabric, &f.table, &placed).with_capacities(&capacities);
-    let model = layered(&[4, 3]);
-    let config = SimConfig {
-        arrival_rate: 0.5 * 15.0 / 340e-6,
-        ..loaded(16)
-    };
-    let crossbar = run(&model, &Interconnect::Crossbar, &config);
-    let wide = run(&model, &Interconnect::Fabric(routes), &config);
+    let (f, config, crossbar, wide) = crossbar_and_two_switches(8);
     // The cable's utilisation is over its eight-fold bandwidth.
     let cable = (0..f.fabric.num_edges() as u32)
         .find(|&e| f.fabric.edge_label(e).to_string().starts_with("S0 -> S1"))

@@ -25,8 +25,8 @@ impl TasksArgs {
     pub fn threads(&self) -> Option<&ThreadsArg> {
         match &self.command {
             TasksCommand::Describe(_) => None,
-            TasksCommand::Run(r) => Some(&r.threads),
-            TasksCommand::Sweep(s) => Some(&s.threads),
+            TasksCommand::Run(r) => Some(&r.common.threads),
+            TasksCommand::Sweep(s) => Some(&s.common.threads),
         }
     }
 }
@@ -178,13 +178,10 @@ pub struct DescribeArgs {
     pub output: OutputArg,
 }
 
-/// Flags of `orcs tasks run`.
+/// What `orcs tasks run` and `orcs tasks sweep` share: the model, the machine, the
+/// loads, the networks, the simulation and the output.
 #[derive(Debug, Args)]
-#[command(
-    mut_arg("format", |a| a.help("Output format: text (completion times, utilisation, the busiest links), json (every node and used link too) or csv (one row).")),
-    mut_arg("links", |a| a.help("Also write every link's utilisation and carried rate as CSV to FILE.")),
-)]
-pub struct RunArgs {
+pub struct SimulateArgs {
     #[command(flatten)]
     pub model: TaskModelArgs,
     #[command(flatten)]
@@ -203,6 +200,17 @@ pub struct RunArgs {
     pub format: FormatArg,
     #[command(flatten)]
     pub output: OutputArg,
+}
+
+/// Flags of `orcs tasks run`.
+#[derive(Debug, Args)]
+#[command(
+    mut_arg("format", |a| a.help("Output format: text (completion times, utilisation, the busiest links), json (every node and used link too) or csv (one row).")),
+    mut_arg("links", |a| a.help("Also write every link's utilisation and carried rate as CSV to FILE.")),
+)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub common: SimulateArgs,
     #[command(flatten)]
     pub links: LinksArg,
     /// Also write the traffic between the nodes during the measurement (bytes and messages of every pair, over all replications) to FILE: CSV, Matrix Market (.mtx), JSON (.json) or a PFProf trace (.tar.gz), as `-p matrix --traffic` reads.
@@ -218,23 +226,7 @@ pub struct RunArgs {
 )]
 pub struct SweepArgs {
     #[command(flatten)]
-    pub model: TaskModelArgs,
-    #[command(flatten)]
-    pub machine: MachineArgs,
-    #[command(flatten)]
-    pub load: LoadArgs,
-    #[command(flatten)]
-    pub network: NetworkArgs,
-    #[command(flatten)]
-    pub simulation: SimulationArgs,
-    #[command(flatten)]
-    pub threads: ThreadsArg,
-    #[command(flatten)]
-    pub seed: SeedArg,
-    #[command(flatten)]
-    pub format: FormatArg,
-    #[command(flatten)]
-    pub output: OutputArg,
+    pub common: SimulateArgs,
     #[command(flatten)]
     pub plot: PlotArg,
 }
@@ -362,35 +354,12 @@ impl TasksArgs {
                     output: d.output.output,
                 })
             }
-            TasksCommand::Run(r) => {
-                let networks = r.network.plan(false)?;
-                TasksPlan::Run(SimulatePlan {
-                    model: r.model.plan(false)?,
-                    machine: r.machine.plan()?,
-                    loads: r.load.targets(false)?,
-                    placement: r.network.placement()?,
-                    networks,
-                    simulation: r.simulation.plan()?,
-                    seed: r.seed.seed,
-                    format: r.format.get()?,
-                    output: r.output.output,
-                    links: r.links.links,
-                    matrix_out: r.matrix_out,
-                    plot: None,
-                })
-            }
+            TasksCommand::Run(r) => TasksPlan::Run(SimulatePlan {
+                links: r.links.links,
+                matrix_out: r.matrix_out,
+                ..r.common.plan(false)?
+            }),
             TasksCommand::Sweep(s) => TasksPlan::Sweep(SimulatePlan {
-                model: s.model.plan(true)?,
-                machine: s.machine.plan()?,
-                loads: s.load.targets(true)?,
-                placement: s.network.placement()?,
-                networks: s.network.plan(true)?,
-                simulation: s.simulation.plan()?,
-                seed: s.seed.seed,
-                format: s.format.get()?,
-                output: s.output.output,
-                links: None,
-                matrix_out: None,
                 plot: match s.plot.plot {
                     Some(path) => {
                         let format = image_format("--plot", &path)?;
@@ -398,7 +367,29 @@ impl TasksArgs {
                     }
                     None => None,
                 },
+                ..s.common.plan(true)?
             }),
+        })
+    }
+}
+
+impl SimulateArgs {
+    /// The plan without the extra outputs of run and sweep; `many`: lists of trees,
+    /// loads and networks are allowed (sweep).
+    fn plan(self, many: bool) -> Result<SimulatePlan> {
+        Ok(SimulatePlan {
+            model: self.model.plan(many)?,
+            machine: self.machine.plan()?,
+            loads: self.load.targets(many)?,
+            placement: self.network.placement()?,
+            networks: self.network.plan(many)?,
+            simulation: self.simulation.plan()?,
+            seed: self.seed.seed,
+            format: self.format.get()?,
+            output: self.output.output,
+            links: None,
+            matrix_out: None,
+            plot: None,
         })
     }
 }
