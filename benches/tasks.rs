@@ -6,12 +6,15 @@
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use orcs::fabric::{load_routed_fabric, LoadOptions};
 use orcs::flow::RankRoutes;
-use orcs::tasks::sim::{simulate, Interconnect, SimConfig, TaskModel, TaskTimes, TreeModel};
+use orcs::tasks::sim::{
+    simulate, Interconnect, Scheduler, SimConfig, TaskModel, TaskTimes, TreeModel,
+};
 use orcs::tasks::{TaskCosts, TaskTree};
 use std::time::Duration;
 
 fn config(nodes: u32) -> SimConfig {
     SimConfig {
+        scheduler: Scheduler::Central,
         nodes,
         power: 1.0,
         bandwidth: 10e9,

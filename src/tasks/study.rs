@@ -2,7 +2,7 @@
 //! nodes' hosts and of the links), the loads and the result; and a sweep of such points.
 
 use super::model::Description;
-use super::sim::{SimConfig, TaskResult};
+use super::sim::{Scheduler, SimConfig, TaskResult};
 use crate::trace::traffic::{Notes, Pair, TraceTraffic};
 
 /// One simulated point.
@@ -27,10 +27,20 @@ pub struct TaskRun {
 }
 
 impl TaskRun {
-    /// Mean utilisation of the computing nodes (every node but the scheduler's).
+    /// Mean utilisation of the computing nodes (every node but the central
+    /// scheduler's).
     pub fn computing_utilisation(&self) -> f64 {
-        let busy = &self.result.node_utilisation[1..];
+        let busy = &self.result.node_utilisation[self.first_computing_node()..];
         busy.iter().sum::<f64>() / busy.len() as f64
+    }
+
+    /// The first node that computes: 1 under the central scheduler (node 0 schedules),
+    /// 0 with work stealing.
+    pub fn first_computing_node(&self) -> usize {
+        match self.config.scheduler {
+            Scheduler::Central => 1,
+            Scheduler::Stealing { .. } => 0,
+        }
     }
 
     /// The busiest link (index, utilisation); None without links.

@@ -1,31 +1,43 @@
 //! The plot of `orcs tasks sweep --plot`: mean completion time against the computation
-//! load ρ_x, one line per network and tree, each point with its confidence interval.
+//! load ρ_x, one line per network, scheduler and tree, each point with its confidence interval.
 
 use crate::tasks::study::TaskSweep;
 use crate::viz::draw::ImageFormat;
 use crate::viz::error::VizError;
 use crate::viz::queue_plot::{render_latency_plot, LatencyPlot, LatencySeries};
 
-/// The figure of a sweep: its points grouped by (network, tree) in the order they
-/// appear.
+/// The figure of a sweep: its points grouped by (network, scheduler, tree) in the
+/// order they appear; a label names the scheduler and the tree when the sweep has
+/// several.
 pub fn completion_plot(sweep: &TaskSweep) -> LatencyPlot {
     let mut series: Vec<LatencySeries> = Vec::new();
-    let mut keys: Vec<(String, String)> = Vec::new();
+    let mut keys: Vec<(String, &str, String)> = Vec::new();
     let trees: std::collections::BTreeSet<String> = sweep
         .points
         .iter()
         .map(|p| p.description.spec.to_string())
         .collect();
+    let schedulers: std::collections::BTreeSet<&str> = sweep
+        .points
+        .iter()
+        .map(|p| p.config.scheduler.name())
+        .collect();
     for p in &sweep.points {
-        let key = (p.network.clone(), p.description.spec.to_string());
+        let key = (
+            p.network.clone(),
+            p.config.scheduler.name(),
+            p.description.spec.to_string(),
+        );
         let i = match keys.iter().position(|k| *k == key) {
             Some(i) => i,
             None => {
-                let label = if trees.len() > 1 {
-                    format!("{}, {}", key.0, key.1)
-                } else {
-                    key.0.clone()
-                };
+                let mut label = key.0.clone();
+                if schedulers.len() > 1 {
+                    label = format!("{label}, {}", key.1);
+                }
+                if trees.len() > 1 {
+                    label = format!("{label}, {}", key.2);
+                }
                 keys.push(key);
                 series.push(LatencySeries {
                     label,

@@ -234,6 +234,89 @@ fn a_sweep_writes_its_points_and_its_plot() {
     assert!(svg.starts_with("<svg") && svg.contains("two-switch-3x2") && svg.contains("crossbar"));
 }
 
+/// Work stealing through the command: N_c = N in the loads (β = 0.1 × 100 / 340 µs,
+/// the spec's 29,411.8), one node runs z = 2 alone in 3 × 20 µs without a message, and
+/// a sweep over both schedulers has a row and a line for each.
+#[test]
+fn work_stealing_through_the_command() {
+    let d = json(&[
+        "tasks",
+        "describe",
+        "--scheduler",
+        "stealing",
+        "--load",
+        "0.1",
+        "--format",
+        "json",
+    ]);
+    close(&d["loads"]["arrival_rate_per_s"], 29_411.765, 1e-6);
+    let alone = json(&[
+        "tasks",
+        "run",
+        "--scheduler",
+        "stealing",
+        "--tree",
+        "z=2",
+        "--nodes",
+        "1",
+        "--rate",
+        "1",
+        "--roots",
+        "1",
+        "--warmup",
+        "0",
+        "--replications",
+        "1",
+        "--seed",
+        "4",
+        "--format",
+        "json",
+    ]);
+    close(&alone["completion_s"]["mean"], 60e-6, 1e-9);
+    assert_eq!(alone["messages"], 0);
+    assert_eq!(alone["scheduler"], "stealing");
+    let dir = tempfile::tempdir().unwrap();
+    let plot = dir.path().join("schedulers.svg");
+    let run = orcs(&[
+        "tasks",
+        "sweep",
+        "--scheduler",
+        "central,stealing",
+        "--steal-retry",
+        "5us",
+        "--nodes",
+        "4",
+        "--load",
+        "0.3",
+        "--roots",
+        "100",
+        "--replications",
+        "2",
+        "--seed",
+        "2",
+        "--format",
+        "csv",
+        "--plot",
+        plot.to_str().unwrap(),
+    ])
+    .ok();
+    let rows: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(rows.len(), 3, "{}", run.describe());
+    assert!(rows[0].starts_with("network,tree,scheduler,"));
+    assert!(
+        rows[1].starts_with("crossbar,\"z=4,3\",central,"),
+        "{}",
+        rows[1]
+    );
+    assert!(
+        rows[2].starts_with("crossbar,\"z=4,3\",stealing,"),
+        "{}",
+        rows[2]
+    );
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.contains("crossbar, central") && svg.contains("crossbar, stealing"));
+}
+
 #[test]
 fn bad_flags_are_errors_naming_them() {
     orcs(&["tasks", "describe", "--tree", "z=4,0"]).fails_with(1, &["--tree", "z_i"]);
@@ -242,6 +325,20 @@ fn bad_flags_are_errors_naming_them() {
     orcs(&["tasks", "describe", "--load", "0"]).fails_with(1, &["--load", "positive"]);
     orcs(&["tasks", "describe", "--format", "csv"]).fails_with(1, &["--format"]);
     orcs(&["tasks", "run", "--nodes", "1"]).fails_with(1, &["--nodes", "at least 2"]);
+    orcs(&["tasks", "run", "--scheduler", "stealing", "--nodes", "0"])
+        .fails_with(1, &["--nodes", "at least 1"]);
+    orcs(&["tasks", "run", "--scheduler", "fifo"]).fails_with(1, &["--scheduler", "fifo"]);
+    orcs(&["tasks", "run", "--scheduler", "central,stealing"])
+        .fails_with(1, &["--scheduler", "one scheduler"]);
+    orcs(&[
+        "tasks",
+        "run",
+        "--scheduler",
+        "stealing",
+        "--steal-retry",
+        "soon",
+    ])
+    .fails_with(1, &["--steal-retry"]);
     orcs(&["tasks", "run", "--load", "0.1,0.2"]).fails_with(1, &["--load", "one value"]);
     orcs(&["tasks", "run", "--network", "no-such.dot", "--seed", "1"])
         .fails_with(1, &["no-such.dot"]);

@@ -2,6 +2,7 @@
 
 use super::{rate, significant, time};
 use crate::report::csv_field;
+use crate::tasks::sim::Scheduler;
 use crate::tasks::study::TaskRun;
 use serde_json::{json, Value};
 use std::io::{self, Write};
@@ -15,12 +16,21 @@ pub fn run_text(out: &mut dyn Write, run: &TaskRun) -> io::Result<()> {
     let d = &run.description;
     let c = &run.config;
     let r = &run.result;
+    let scheduler = match c.scheduler {
+        Scheduler::Central => "node 0 schedules".to_string(),
+        Scheduler::Stealing { retry } => {
+            format!("work stealing, retry after {}", time(retry))
+        }
+    };
     writeln!(
         out,
-        "Task trees {} on {}{}: N = {} nodes (node 0 schedules), B = {}, P = {} flop/ns, latency {}",
+        "Task trees {} on {}{}: N = {} nodes ({scheduler}), B = {}, P = {} flop/ns, latency {}",
         d.spec,
         run.network,
-        run.placement.as_deref().map(|p| format!(" (placement {p})")).unwrap_or_default(),
+        run.placement
+            .as_deref()
+            .map(|p| format!(" (placement {p})"))
+            .unwrap_or_default(),
         c.nodes,
         rate(c.bandwidth),
         significant(c.power),
@@ -63,10 +73,11 @@ pub fn run_text(out: &mut dyn Write, run: &TaskRun) -> io::Result<()> {
         })
         .collect();
     writeln!(out, "  {}", percentiles.join(", "))?;
-    let (busiest_node, busiest_use) = r.node_utilisation[1..]
+    let first = run.first_computing_node();
+    let (busiest_node, busiest_use) = r.node_utilisation[first..]
         .iter()
         .enumerate()
-        .map(|(i, &u)| (i + 1, u))
+        .map(|(i, &u)| (i + first, u))
         .fold(
             (0, f64::NEG_INFINITY),
             |best, x| if x.1 > best.1 { x } else { best },
@@ -99,6 +110,11 @@ pub(super) fn summary(run: &TaskRun) -> Value {
         "network": run.network,
         "placement": run.placement,
         "tree": d.spec.to_string(),
+        "scheduler": run.config.scheduler.name(),
+        "steal_retry_s": match run.config.scheduler {
+            Scheduler::Stealing { retry } => Some(retry),
+            Scheduler::Central => None,
+        },
         "nodes": run.config.nodes,
         "bandwidth_bits_per_s": run.config.bandwidth,
         "power_flop_per_ns": run.config.power,
@@ -154,7 +170,7 @@ pub fn run_json(out: &mut dyn Write, run: &TaskRun) -> io::Result<()> {
 }
 
 /// The CSV header of a point's row.
-pub(super) const CSV_HEADER: &str = "network,tree,nodes,arrival_rate_per_s,rho_x,rho_c,\
+pub(super) const CSV_HEADER: &str = "network,tree,scheduler,nodes,arrival_rate_per_s,rho_x,rho_c,\
 mean_s,half_width_s,p50_s,p90_s,p95_s,p99_s,max_s,computing_utilisation,\
 busiest_link,busiest_link_utilisation,tasks,messages";
 
@@ -169,9 +185,10 @@ pub(super) fn csv_row(out: &mut dyn Write, run: &TaskRun) -> io::Result<()> {
     };
     writeln!(
         out,
-        "{},{},{},{},{},{},{},{},{},{},{},{},{}",
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
         csv_field(&run.network),
         csv_field(&d.spec.to_string()),
+        run.config.scheduler.name(),
         run.config.nodes,
         d.loads.arrival_rate,
         d.loads.computation,

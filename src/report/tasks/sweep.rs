@@ -1,4 +1,4 @@
-//! `orcs tasks sweep`: one line per (network, load) point as text, JSON or CSV.
+//! `orcs tasks sweep`: one line per (network, scheduler, tree, load) point as text, JSON or CSV.
 
 use super::run::{csv_row, summary, CSV_HEADER};
 use super::{significant, time};
@@ -25,8 +25,8 @@ pub fn sweep_text(out: &mut dyn Write, sweep: &TaskSweep) -> io::Result<()> {
         .max(8);
     writeln!(
         out,
-        "{:<width$} {:>7} {:>10} {:>7} {:>11} {:>10} {:>11} {:>6} {:>7}",
-        "network", "rho_x", "beta/s", "rho_c", "mean", "±", "p99", "busy", "link"
+        "{:<width$} {:<9} {:>7} {:>10} {:>7} {:>11} {:>10} {:>11} {:>6} {:>7}",
+        "network", "scheduler", "rho_x", "beta/s", "rho_c", "mean", "±", "p99", "busy", "link"
     )?;
     for p in &sweep.points {
         let r = &p.result;
@@ -37,8 +37,9 @@ pub fn sweep_text(out: &mut dyn Write, sweep: &TaskSweep) -> io::Result<()> {
             .map_or(f64::NAN, |x| x.1);
         writeln!(
             out,
-            "{:<width$} {:>7} {:>10} {:>7} {:>11} {:>10} {:>11} {:>6} {:>7}",
+            "{:<width$} {:<9} {:>7} {:>10} {:>7} {:>11} {:>10} {:>11} {:>6} {:>7}",
             p.network,
+            p.config.scheduler.name(),
             significant(p.description.loads.computation),
             significant(p.description.loads.arrival_rate),
             significant(p.description.loads.communication),

@@ -1,10 +1,10 @@
-//! Executing a task model: root tasks arrive as a Poisson process at a central
-//! work-sharing scheduler and run on the nodes of a network (an ideal crossbar or a
-//! routed fabric), whose messages share the links they cross (the flow model of
-//! [`crate::flow`]). Independent replications run in parallel, each from its own seeded
-//! stream, so a seed gives the same result whatever the thread count.
+//! Executing a task model: root tasks arrive as a Poisson process and run on the nodes
+//! of a network (an ideal crossbar or a routed fabric) under a central work-sharing
+//! scheduler or work stealing; the messages share the links they cross (the flow model
+//! of [`crate::flow`]). Independent replications run in parallel, each from its own
+//! seeded stream, so a seed gives the same result whatever the thread count.
 //!
-//! # The execution model (spec §12)
+//! # The central scheduler (spec §12)
 //!
 //! Node 0 is the scheduler and computes nothing; nodes 1 … N − 1 compute. A root task
 //! arriving is shipped (ε bits) to a uniformly random idle node, or waits first come
@@ -16,6 +16,13 @@
 //! node-done message (ε, sent by the delegating node to the scheduler, which makes the
 //! helper idle on receipt); once every child is done it runs t_a. A root task's node
 //! answers the scheduler (ε) and becomes idle when the answer arrives.
+//!
+//! # Work stealing
+//!
+//! Every node computes and keeps its tasks in a deque; root tasks arrive at random
+//! nodes; an idle node asks a random other node for work (ε), which gives its oldest
+//! waiting task (s_s) or refuses (ε); a stolen task's result (s_r) goes back to its
+//! parent's node. The rules in full are in `stealing.rs`'s documentation.
 //!
 //! # The network
 //!
@@ -30,15 +37,17 @@
 //! # Measurement
 //!
 //! The first `warmup` root tasks of a replication warm the system up; the next `roots`
-//! are measured: their completion time runs from arrival at the scheduler to the
-//! arrival of their final answer. Arrivals go on until the last measured root is done,
+//! are measured: their completion time runs from arrival (at the scheduler, or at a
+//! node under work stealing) to the arrival of their final answer there. Arrivals go on until the last measured root is done,
 //! so the measured ones see a loaded system. Utilisations and traffic count the work
 //! started and the bits sent between the first measured arrival and the last measured
 //! completion (the window), over its length.
 
-mod run;
+mod central;
+mod core;
+mod stealing;
 
-use super::TaskCosts;
+use super::{SchedulerKind, TaskCosts};
 use crate::engine::stream::{stream_rng, Stream};
 use crate::flow::{FlowNetwork, RankRoutes};
 use crate::queueing::des::Estimate;
@@ -128,10 +137,44 @@ impl Interconnect<'_> {
     }
 }
 
+/// Who hands the tasks out.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scheduler {
+    /// The central work-sharing scheduler of spec §12 on node 0, which computes nothing.
+    Central,
+    /// Work stealing: every node computes, and an idle node asks a random other node
+    /// for work, waiting `retry` seconds after a refusal (the rules are in
+    /// `stealing.rs`).
+    Stealing {
+        /// Seconds between a refusal and the next request.
+        retry: f64,
+    },
+}
+
+impl Scheduler {
+    /// Its name on the command line and in outputs: `central` or `stealing`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Scheduler::Central => "central",
+            Scheduler::Stealing { .. } => "stealing",
+        }
+    }
+
+    /// Which kind it is (what the loads need: N_c).
+    pub fn kind(&self) -> SchedulerKind {
+        match self {
+            Scheduler::Central => SchedulerKind::Central,
+            Scheduler::Stealing { .. } => SchedulerKind::Stealing,
+        }
+    }
+}
+
 /// How to run the simulation.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SimConfig {
-    /// Nodes N, the scheduler's included (≥ 2).
+    /// Who schedules.
+    pub scheduler: Scheduler,
+    /// Nodes N, the central scheduler's included (≥ 2 with it, ≥ 1 with work stealing).
     pub nodes: u32,
     /// Compute power P, flop/ns: computations take their time / P.
     pub power: f64,
@@ -250,8 +293,8 @@ pub const PERCENTILES: [f64; 5] = [0.5, 0.9, 0.95, 0.99, 1.0];
 /// Why a simulation cannot run.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SimError {
-    /// Fewer than two nodes: no node computes beside the scheduler.
-    #[error("the central scheduler needs at least 2 nodes (1 scheduler, 1 computing), got {0}")]
+    /// Fewer than two nodes with the central scheduler (none would compute), or none.
+    #[error("{}", too_few_nodes(*.0))]
     TooFewNodes(u32),
     /// A value out of range.
     #[error("{name} must be {expected}, got {value}")]
@@ -273,6 +316,16 @@ pub enum SimError {
     },
 }
 
+fn too_few_nodes(nodes: u32) -> String {
+    if nodes == 0 {
+        "the simulation needs at least 1 node, got 0".to_string()
+    } else {
+        format!(
+            "the central scheduler needs at least 2 nodes (1 scheduler, 1 computing), got {nodes}"
+        )
+    }
+}
+
 fn invalid(name: &'static str, expected: &'static str, value: impl ToString) -> SimError {
     SimError::Invalid {
         name,
@@ -285,7 +338,20 @@ impl SimConfig {
     /// Checks every parameter's range.
     pub fn validate(&self) -> Result<(), SimError> {
         let positive = |v: f64| v.is_finite() && v > 0.0;
-        if self.nodes < 2 {
+        let least = match self.scheduler {
+            Scheduler::Central => 2,
+            Scheduler::Stealing { retry } => {
+                if !(retry.is_finite() && retry >= 0.0) {
+                    return Err(invalid(
+                        "the steal retry period",
+                        "a non-negative number",
+                        retry,
+                    ));
+                }
+                1
+            }
+        };
+        if self.nodes < least {
             return Err(SimError::TooFewNodes(self.nodes));
         }
         if !positive(self.power) {
@@ -351,7 +417,14 @@ pub fn simulate(
         .into_par_iter()
         .map(|i| {
             let rng = stream_rng(config.seed, Stream::Tasks(u64::from(i)));
-            run::Run::new(model, interconnect, config, rng).run(progress)
+            match config.scheduler {
+                Scheduler::Central => {
+                    central::Run::new(model, interconnect, config, rng).run(progress)
+                }
+                Scheduler::Stealing { retry } => {
+                    stealing::Run::new(model, interconnect, config, rng, retry).run(progress)
+                }
+            }
         })
         .collect();
     let capacities: Vec<f64> = (0..interconnect.links(config.nodes) as u32)

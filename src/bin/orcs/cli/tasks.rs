@@ -8,7 +8,7 @@ use anyhow::{anyhow, bail, Result};
 use clap::{Args, Subcommand};
 use orcs::queueing::params::{parse_bandwidth, parse_list, parse_size, parse_time};
 use orcs::tasks::model::{CostSpec, CountSource, TreeSpec};
-use orcs::tasks::sim::TaskTimes;
+use orcs::tasks::sim::{Scheduler, TaskTimes};
 use orcs::tasks::{LoadTarget, TaskCosts};
 use orcs::viz::draw::ImageFormat;
 use orcs::workload::mapping::SubsetMethod;
@@ -92,10 +92,10 @@ pub struct TaskModelArgs {
     pub samples: Option<u32>,
 }
 
-/// --nodes, --bandwidth, --power: the machine.
+/// --nodes, --bandwidth, --power, --scheduler: the machine.
 #[derive(Debug, Args)]
 pub struct MachineArgs {
-    /// Nodes N, the scheduler's included (default 100 on the crossbar; every placed host on a fabric).
+    /// Nodes N, the central scheduler's included (default 100 on the crossbar; every placed host on a fabric).
     #[arg(verbatim_doc_comment, long = "nodes", value_name = "N", value_parser = whole::<u32>)]
     pub nodes: Option<u32>,
     /// Per-node injection bandwidth B, the bandwidth of every link (times its `capacity` attribute on a fabric), e.g. 10Gb/s (default 10Gb/s).
@@ -104,6 +104,17 @@ pub struct MachineArgs {
     /// Compute power P of a node, flop/ns: computations take their time / P (default 1).
     #[arg(verbatim_doc_comment, long = "power", value_name = "P")]
     pub power: Option<f64>,
+    /// Who hands the tasks out: central (node 0 schedules, spec §12: N_c = N − 1) or stealing (every node computes, idle nodes steal from random nodes: N_c = N) (default central; sweep: a list).
+    #[arg(
+        verbatim_doc_comment,
+        long = "scheduler",
+        value_name = "SCHEDULER",
+        value_delimiter = ','
+    )]
+    pub scheduler: Vec<String>,
+    /// Work stealing: how long a node refused work waits before it asks again (default 10us).
+    #[arg(verbatim_doc_comment, long = "steal-retry", value_name = "TIME")]
+    pub steal_retry: Option<String>,
 }
 
 /// --load, --comm-load, --rate: the offered load.
@@ -245,10 +256,12 @@ pub struct ModelPlan {
 }
 
 /// A validated machine.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct MachinePlan {
     /// Nodes, when given.
     pub nodes: Option<u32>,
+    /// The schedulers (one, or a sweep's list).
+    pub schedulers: Vec<Scheduler>,
     /// B, bits/s.
     pub bandwidth: f64,
     /// P, flop/ns.
@@ -347,7 +360,7 @@ impl TasksArgs {
                 let loads = d.load.targets(false)?;
                 TasksPlan::Describe(DescribePlan {
                     model,
-                    machine: d.machine.plan()?,
+                    machine: d.machine.plan(false)?,
                     load: loads[0],
                     seed: d.seed.seed.unwrap_or(1),
                     format: text_or_json(&d.format)?,
@@ -379,7 +392,7 @@ impl SimulateArgs {
     fn plan(self, many: bool) -> Result<SimulatePlan> {
         Ok(SimulatePlan {
             model: self.model.plan(many)?,
-            machine: self.machine.plan()?,
+            machine: self.machine.plan(many)?,
             loads: self.load.targets(many)?,
             placement: self.network.placement()?,
             networks: self.network.plan(many)?,
@@ -468,7 +481,8 @@ impl TaskModelArgs {
 }
 
 impl MachineArgs {
-    fn plan(&self) -> Result<MachinePlan> {
+    /// The machine; `many`: a list of schedulers is allowed (sweep).
+    fn plan(&self, many: bool) -> Result<MachinePlan> {
         let bandwidth = match &self.bandwidth {
             // parse_bandwidth reads bytes per second.
             Some(text) => parse_bandwidth(text).map_err(|e| anyhow!("--bandwidth: {e}"))? * 8.0,
@@ -478,13 +492,39 @@ impl MachineArgs {
         if !(power.is_finite() && power > 0.0) {
             bail!("--power: a positive number of flop/ns, got {power}");
         }
+        let retry = match &self.steal_retry {
+            Some(t) => parse_time(t).map_err(|e| anyhow!("--steal-retry: {e}"))?,
+            None => 10e-6,
+        };
+        let schedulers: Vec<Scheduler> = if self.scheduler.is_empty() {
+            vec![Scheduler::Central]
+        } else {
+            self.scheduler
+                .iter()
+                .map(|name| {
+                    Ok(
+                        match resolve("--scheduler", name, &["central", "stealing"])? {
+                            "stealing" => Scheduler::Stealing { retry },
+                            _ => Scheduler::Central,
+                        },
+                    )
+                })
+                .collect::<Result<_>>()?
+        };
+        if !many && schedulers.len() > 1 {
+            bail!("--scheduler: one scheduler here (orcs tasks sweep takes several)");
+        }
         if let Some(n) = self.nodes {
-            if n < 2 {
-                bail!("--nodes: at least 2 (one scheduler, one computing node), got {n}");
+            if n == 0 {
+                bail!("--nodes: at least 1, got 0");
+            }
+            if n < 2 && schedulers.contains(&Scheduler::Central) {
+                bail!("--nodes: the central scheduler needs at least 2 (one scheduler, one computing node), got {n}");
             }
         }
         Ok(MachinePlan {
             nodes: self.nodes,
+            schedulers,
             bandwidth,
             power,
         })

@@ -15,9 +15,9 @@ use orcs::flow::RankRoutes;
 use orcs::report::tasks;
 use orcs::report::trace::matrix::{write_csv, write_json, write_market, write_pfprof};
 use orcs::tasks::model::{Description, TreeSpec};
-use orcs::tasks::sim::{simulate, Interconnect, SimConfig, TaskModel};
+use orcs::tasks::sim::{simulate, Interconnect, Scheduler, SimConfig, TaskModel};
 use orcs::tasks::study::{TaskRun, TaskSweep};
-use orcs::tasks::{LoadTarget, Machine, SchedulerKind};
+use orcs::tasks::{LoadTarget, Machine};
 use orcs::viz::tasks_plot;
 use rayon::prelude::*;
 use std::io::Write as _;
@@ -35,12 +35,12 @@ pub fn run(plan: &TasksPlan) -> Result<ExitCode> {
     }
 }
 
-fn machine(nodes: u32, bandwidth: f64, power: f64) -> Machine {
+fn machine(nodes: u32, bandwidth: f64, power: f64, scheduler: Scheduler) -> Machine {
     Machine {
         nodes,
         power,
         bandwidth,
-        scheduler: SchedulerKind::Central,
+        scheduler: scheduler.kind(),
     }
 }
 
@@ -50,7 +50,12 @@ fn describe(plan: &DescribePlan) -> Result<ExitCode> {
         &plan.model.trees[0],
         &plan.model.costs,
         plan.model.counts,
-        machine(m.nodes.unwrap_or(DEFAULT_NODES), m.bandwidth, m.power),
+        machine(
+            m.nodes.unwrap_or(DEFAULT_NODES),
+            m.bandwidth,
+            m.power,
+            m.schedulers[0],
+        ),
         plan.load,
         plan.model.samples,
         plan.seed,
@@ -151,6 +156,7 @@ fn place(network: &NetworkPlan, plan: &SimulatePlan, seed: u64) -> Result<Placed
 
 /// One point to simulate.
 struct Point<'a> {
+    scheduler: Scheduler,
     tree: &'a TreeSpec,
     load: LoadTarget,
 }
@@ -173,7 +179,12 @@ fn simulate_on(
                 point.tree,
                 &plan.model.costs,
                 plan.model.counts,
-                machine(placed.nodes, plan.machine.bandwidth, plan.machine.power),
+                machine(
+                    placed.nodes,
+                    plan.machine.bandwidth,
+                    plan.machine.power,
+                    point.scheduler,
+                ),
                 point.load,
                 plan.model.samples,
                 seed,
@@ -184,6 +195,7 @@ fn simulate_on(
                 times: s.times,
             };
             let config = SimConfig {
+                scheduler: point.scheduler,
                 nodes: placed.nodes,
                 power: plan.machine.power,
                 bandwidth: plan.machine.bandwidth,
@@ -211,15 +223,21 @@ fn simulate_on(
         .collect()
 }
 
-/// Simulates every network × tree × load of `plan`, networks in turn.
+/// Simulates every network × scheduler × tree × load of `plan`, networks in turn.
 fn simulate_all(plan: &SimulatePlan) -> Result<Vec<TaskRun>> {
     let seed = plan.seed.unwrap_or_else(super::pick_seed);
-    let points: Vec<Point<'_>> = plan
-        .model
-        .trees
-        .iter()
-        .flat_map(|tree| plan.loads.iter().map(move |&load| Point { tree, load }))
-        .collect();
+    let mut points: Vec<Point<'_>> = Vec::new();
+    for &scheduler in &plan.machine.schedulers {
+        for tree in &plan.model.trees {
+            for &load in &plan.loads {
+                points.push(Point {
+                    scheduler,
+                    tree,
+                    load,
+                });
+            }
+        }
+    }
     let s = &plan.simulation;
     let total = (plan.networks.len() * points.len()) as u64 * s.roots * u64::from(s.replications);
     let bar = progress_bar_of(total, "root tasks", false);

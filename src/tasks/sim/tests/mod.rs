@@ -1,11 +1,14 @@
-//! The execution model against hand-computed runs, the F_c identity, queueing closed
-//! forms, and the crossbar against fabrics.
+//! The central scheduler's execution against hand-computed runs, the F_c identity,
+//! queueing closed forms, and the crossbar against fabrics; work stealing in
+//! [`stealing`].
 
 use super::*;
 use crate::fabric::{load_routed_fabric_from, LoadOptions, LoadedFabric};
 use crate::routing::check_routes;
 use crate::tasks::{Footprint, TreeCounts};
 use proptest::prelude::*;
+
+mod stealing;
 
 fn layered(z: &[u32]) -> TaskModel {
     TaskModel {
@@ -19,6 +22,7 @@ fn layered(z: &[u32]) -> TaskModel {
 /// 10 Gb/s.
 fn alone(nodes: u32, latency: f64) -> SimConfig {
     SimConfig {
+        scheduler: Scheduler::Central,
         nodes,
         power: 1.0,
         bandwidth: 10e9,
@@ -152,6 +156,7 @@ fn queue(nodes: u32, rho: f64, times: TaskTimes, service: f64) -> (TaskModel, Si
     };
     let c = f64::from(nodes - 1);
     let config = SimConfig {
+        scheduler: Scheduler::Central,
         nodes,
         power: 1.0,
         bandwidth: 1e18,
@@ -230,6 +235,7 @@ fn hosts(f: &LoadedFabric, n: usize) -> Vec<u32> {
 
 fn loaded(nodes: u32) -> SimConfig {
     SimConfig {
+        scheduler: Scheduler::Central,
         nodes,
         power: 1.0,
         bandwidth: 10e9,
