@@ -222,7 +222,8 @@ pub struct FlowNetwork {
     capacity: Vec<f64>,
     unfixed: Vec<u32>,
     bottleneck: Vec<bool>,
-    fixed: Vec<bool>,
+    open_links: Vec<u32>,
+    open_flows: Vec<FlowId>,
 }
 
 impl FlowNetwork {
@@ -253,7 +254,8 @@ impl FlowNetwork {
             capacity: vec![0.0; links],
             unfixed: vec![0; links],
             bottleneck: vec![false; links],
-            fixed: Vec::new(),
+            open_links: Vec::new(),
+            open_flows: Vec::new(),
         }
     }
 
@@ -510,7 +512,9 @@ impl FlowNetwork {
     /// with the least capacity left per unfixed flow are the bottlenecks, and every
     /// unfixed flow crossing one gets that share, which the links of its route give up.
     /// Flows outside the component keep their rates. The component is taken in id
-    /// order, so the rates do not depend on the order of the per-link lists.
+    /// order, so the rates do not depend on the order of the per-link lists. Each level
+    /// scans only the links and flows still open: O(levels × open links and flows)
+    /// after the O(component × hops) gathering.
     fn rates(&mut self, routes: &Routes) {
         // Gather the component: links and flows reachable from the changed links.
         self.component.clear();
@@ -559,32 +563,33 @@ impl FlowNetwork {
                 self.unfixed[l] += 1;
             }
         }
-        self.fixed.clear();
-        self.fixed.resize(self.component.len(), false);
-        let mut left = self.component.len();
-        while left > 0 {
+        // The links and flows still open shrink level by level.
+        self.open_links.clear();
+        self.open_links.extend_from_slice(&self.component_links);
+        self.open_flows.clear();
+        self.open_flows.extend_from_slice(&self.component);
+        while !self.open_flows.is_empty() {
             let mut share = f64::INFINITY;
-            for &l in &self.component_links {
+            for &l in &self.open_links {
                 let l = l as usize;
-                if self.unfixed[l] > 0 {
-                    share = share.min(self.capacity[l] / f64::from(self.unfixed[l]));
-                }
+                share = share.min(self.capacity[l] / f64::from(self.unfixed[l]));
             }
-            for &l in &self.component_links {
+            for &l in &self.open_links {
                 let l = l as usize;
-                self.bottleneck[l] = self.unfixed[l] > 0
-                    && self.capacity[l] / f64::from(self.unfixed[l]) <= share * (1.0 + 1e-12);
+                self.bottleneck[l] =
+                    self.capacity[l] / f64::from(self.unfixed[l]) <= share * (1.0 + 1e-12);
             }
-            for (p, &f) in self.component.iter().enumerate() {
-                if self.fixed[p] {
-                    continue;
-                }
+            // In id order, so that each link gives up its capacity in an order
+            // independent of its list's.
+            let mut kept = 0;
+            for p in 0..self.open_flows.len() {
+                let f = self.open_flows[p];
                 let route = routes.get(f);
                 if !route.iter().any(|&l| self.bottleneck[l as usize]) {
+                    self.open_flows[kept] = f;
+                    kept += 1;
                     continue;
                 }
-                self.fixed[p] = true;
-                left -= 1;
                 self.flows[f as usize].rate = share;
                 for &l in route {
                     let l = l as usize;
@@ -592,10 +597,15 @@ impl FlowNetwork {
                     self.unfixed[l] -= 1;
                 }
             }
+            self.open_flows.truncate(kept);
+            let (unfixed, bottleneck) = (&self.unfixed, &mut self.bottleneck);
+            self.open_links.retain(|&l| {
+                bottleneck[l as usize] = false;
+                unfixed[l as usize] > 0
+            });
         }
         for &l in &self.component_links {
             self.unfixed[l as usize] = 0;
-            self.bottleneck[l as usize] = false;
         }
         for (&f, &old) in self.component.iter().zip(&self.old_rates) {
             let flow = &mut self.flows[f as usize];
