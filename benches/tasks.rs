@@ -1,7 +1,7 @@
 //! The task model's simulation: simulated tasks per second on one thread, for the
 //! published tree z = 4,3 at ρ_x = 0.5 and 10 Gb/s, on the ideal crossbar (LWSim's
 //! network) and side by side on the bundled 512-host fat tree, whose messages share
-//! its links.
+//! its links; and work stealing on the crossbar, whose idle nodes keep asking for work.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use orcs::fabric::{load_routed_fabric, LoadOptions};
@@ -48,11 +48,25 @@ fn tasks(c: &mut Criterion) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(10));
-    for (name, interconnect) in [
-        ("crossbar-512", Interconnect::Crossbar),
-        ("kary-ntree-8-3", Interconnect::Fabric(routes)),
+    let stealing = |nodes: u32| SimConfig {
+        scheduler: Scheduler::Stealing { retry: 10e-6 },
+        // ρ_x = 0.5 with every node computing.
+        arrival_rate: 0.5 * f64::from(nodes) / 340e-6,
+        ..config(nodes)
+    };
+    for (name, interconnect, cfg) in [
+        ("crossbar-512", Interconnect::Crossbar, config(nodes)),
+        (
+            "kary-ntree-8-3",
+            Interconnect::Fabric(routes),
+            config(nodes),
+        ),
+        (
+            "crossbar-512 stealing",
+            Interconnect::Crossbar,
+            stealing(nodes),
+        ),
     ] {
-        let cfg = config(nodes);
         let executed = simulate(&model, &interconnect, &cfg, &|_| {})
             .unwrap()
             .tasks;

@@ -317,6 +317,61 @@ fn work_stealing_through_the_command() {
     assert!(svg.contains("crossbar, central") && svg.contains("crossbar, stealing"));
 }
 
+/// Cost flags take lists in a sweep: every combination, the last flag varying fastest,
+/// each with its footprint F_c = 11 (s_s + s_r + ε) + 12 ε for z = 4,3.
+#[test]
+fn a_sweep_over_costs_gives_each_footprint() {
+    let dir = tempfile::tempdir().unwrap();
+    let plot = dir.path().join("costs.svg");
+    let doc = json(&[
+        "tasks",
+        "sweep",
+        "--schedule-size",
+        "10kB,20kB",
+        "--result-size",
+        "40kB:80kB:40kB",
+        "--nodes",
+        "8",
+        "--roots",
+        "50",
+        "--replications",
+        "1",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+        "--plot",
+        plot.to_str().unwrap(),
+    ]);
+    let footprints: Vec<f64> = doc["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["footprint"]["communication_bits"].as_f64().unwrap() / 8.0)
+        .collect();
+    let fc = |s_s: f64, s_r: f64| 11.0 * (s_s + s_r + 40.0) + 12.0 * 40.0;
+    assert_eq!(
+        footprints,
+        [
+            fc(10e3, 40e3),
+            fc(10e3, 80e3),
+            fc(20e3, 40e3),
+            fc(20e3, 80e3)
+        ]
+    );
+    // One line per footprint, named by it.
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    for label in [
+        "F_c 550.9 kB",
+        "F_c 990.9 kB",
+        "F_c 660.9 kB",
+        "F_c 1101 kB",
+    ] {
+        assert!(svg.contains(label), "{label} missing");
+    }
+    orcs(&["tasks", "run", "--init", "1us,2us"]).fails_with(1, &["--init", "one value"]);
+}
+
 #[test]
 fn bad_flags_are_errors_naming_them() {
     orcs(&["tasks", "describe", "--tree", "z=4,0"]).fails_with(1, &["--tree", "z_i"]);

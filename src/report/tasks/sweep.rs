@@ -1,32 +1,52 @@
-//! `orcs tasks sweep`: one line per (network, scheduler, tree, load) point as text, JSON or CSV.
+//! `orcs tasks sweep`: one line per (network, scheduler, tree, costs, load) point as text, JSON or CSV.
 
 use super::run::{csv_row, summary, CSV_HEADER};
-use super::{significant, time};
-use crate::tasks::study::TaskSweep;
+use super::{significant, size, time};
+use crate::tasks::study::{TaskRun, TaskSweep};
 use serde_json::json;
 use std::io::{self, Write};
 
-/// A table: one row per point, networks in turn. O(points).
+/// A table: one row per point, networks in turn, each naming its scheduler, tree and
+/// communication footprint. O(points).
 pub fn sweep_text(out: &mut dyn Write, sweep: &TaskSweep) -> io::Result<()> {
     if let Some(first) = sweep.points.first() {
         let c = &first.config;
         writeln!(
             out,
-            "Task trees {} on {} nodes; {} replications × {} root tasks after {} warm-up, seed {}",
-            first.description.spec, c.nodes, c.replications, c.roots, c.warmup, c.seed
+            "{} nodes; {} replications × {} root tasks after {} warm-up, seed {}",
+            c.nodes, c.replications, c.roots, c.warmup, c.seed
         )?;
     }
-    let width = sweep
-        .points
-        .iter()
-        .map(|p| p.network.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(8);
+    let widest = |name: &str, column: &dyn Fn(&TaskRun) -> String| {
+        (sweep.points.iter())
+            .map(|p| column(p).chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(name.len())
+    };
+    let network = |p: &TaskRun| p.network.clone();
+    let tree = |p: &TaskRun| p.description.spec.to_string();
+    let footprint = |p: &TaskRun| size(p.description.footprint.communication);
+    let (wn, wt, wf) = (
+        widest("network", &network),
+        widest("tree", &tree),
+        widest("F_c", &footprint),
+    );
     writeln!(
         out,
-        "{:<width$} {:<9} {:>7} {:>10} {:>7} {:>11} {:>10} {:>11} {:>6} {:>7}",
-        "network", "scheduler", "rho_x", "beta/s", "rho_c", "mean", "±", "p99", "busy", "link"
+        "{:<wn$} {:<9} {:<wt$} {:>wf$} {:>7} {:>10} {:>7} {:>11} {:>10} {:>11} {:>6} {:>7}",
+        "network",
+        "scheduler",
+        "tree",
+        "F_c",
+        "rho_x",
+        "beta/s",
+        "rho_c",
+        "mean",
+        "±",
+        "p99",
+        "busy",
+        "link"
     )?;
     for p in &sweep.points {
         let r = &p.result;
@@ -37,9 +57,11 @@ pub fn sweep_text(out: &mut dyn Write, sweep: &TaskSweep) -> io::Result<()> {
             .map_or(f64::NAN, |x| x.1);
         writeln!(
             out,
-            "{:<width$} {:<9} {:>7} {:>10} {:>7} {:>11} {:>10} {:>11} {:>6} {:>7}",
-            p.network,
+            "{:<wn$} {:<9} {:<wt$} {:>wf$} {:>7} {:>10} {:>7} {:>11} {:>10} {:>11} {:>6} {:>7}",
+            network(p),
             p.config.scheduler.name(),
+            tree(p),
+            footprint(p),
             significant(p.description.loads.computation),
             significant(p.description.loads.arrival_rate),
             significant(p.description.loads.communication),
@@ -53,8 +75,8 @@ pub fn sweep_text(out: &mut dyn Write, sweep: &TaskSweep) -> io::Result<()> {
     }
     writeln!(
         out,
-        "(mean ± the half width of its confidence interval; busy: computing nodes' \
-         utilisation; link: the busiest link's)"
+        "(F_c: a root task's communication footprint; mean ± the half width of its \
+         confidence interval; busy: computing nodes' utilisation; link: the busiest link's)"
     )
 }
 

@@ -38,10 +38,11 @@
 //!
 //! The first `warmup` root tasks of a replication warm the system up; the next `roots`
 //! are measured: their completion time runs from arrival (at the scheduler, or at a
-//! node under work stealing) to the arrival of their final answer there. Arrivals go on until the last measured root is done,
-//! so the measured ones see a loaded system. Utilisations and traffic count the work
-//! started and the bits sent between the first measured arrival and the last measured
-//! completion (the window), over its length.
+//! node under work stealing) to the arrival of their final answer there. Arrivals go
+//! on until the last measured root is done, so the measured ones see a loaded system.
+//! Utilisations and traffic count the work started and the bits sent between the
+//! first measured arrival and the last measured completion (the window), over its
+//! length.
 
 mod central;
 mod core;

@@ -53,22 +53,22 @@ pub struct TaskModelArgs {
         value_delimiter = ';'
     )]
     pub tree: Vec<String>,
-    /// Initialisation time t_i of every task (default 10us).
+    /// Initialisation time t_i of every task (default 10us; sweep: a list or range).
     #[arg(verbatim_doc_comment, long = "init", value_name = "TIME")]
     pub init: Option<String>,
-    /// Aggregation time t_a of every task (default 10us).
+    /// Aggregation time t_a of every task (default 10us; sweep: a list or range).
     #[arg(verbatim_doc_comment, long = "aggregate", value_name = "TIME")]
     pub aggregate: Option<String>,
-    /// Scheduling payload s_s sent with a delegated task (default 20kB).
+    /// Scheduling payload s_s sent with a delegated task (default 20kB; sweep: a list or range).
     #[arg(verbatim_doc_comment, long = "schedule-size", value_name = "BYTES")]
     pub schedule_size: Option<String>,
-    /// Result payload s_r a delegated task returns (default 40kB).
+    /// Result payload s_r a delegated task returns (default 40kB; sweep: a list or range).
     #[arg(verbatim_doc_comment, long = "result-size", value_name = "BYTES")]
     pub result_size: Option<String>,
-    /// Size ε of every control message: allocation requests, grants, node-done messages, a root task's shipment and answer (default 40B).
+    /// Size ε of every control message: allocation requests, grants, node-done messages, a root task's shipment and answer (default 40B; sweep: a list or range).
     #[arg(verbatim_doc_comment, long = "control-size", value_name = "BYTES")]
     pub control_size: Option<String>,
-    /// Impose the computation footprint F_x of a root task (with --communication-footprint): the times are scaled in the ratio of --init and --aggregate.
+    /// Impose the computation footprint F_x of a root task (with --communication-footprint): the times are scaled in the ratio of --init and --aggregate (sweep: a list or range).
     #[arg(
         verbatim_doc_comment,
         long = "computation-footprint",
@@ -76,7 +76,7 @@ pub struct TaskModelArgs {
         requires = "communication_footprint"
     )]
     pub computation_footprint: Option<String>,
-    /// Impose the communication footprint F_c of a root task (with --computation-footprint): the payloads are (F_c − 2ε − 2dε)/(L − 1) − ε split in the ratio of --schedule-size and --result-size.
+    /// Impose the communication footprint F_c of a root task (with --computation-footprint): the payloads are (F_c − 2ε − 2dε)/(L − 1) − ε split in the ratio of --schedule-size and --result-size (sweep: a list or range, e.g. 100kB:1.6MB:x2).
     #[arg(
         verbatim_doc_comment,
         long = "communication-footprint",
@@ -242,13 +242,16 @@ pub struct SweepArgs {
     pub plot: PlotArg,
 }
 
+/// Most combinations of cost lists a sweep takes.
+const MAX_COST_COMBINATIONS: usize = 10_000;
+
 /// A validated task model.
 #[derive(Debug, Clone)]
 pub struct ModelPlan {
     /// The trees (one, or a sweep's list).
     pub trees: Vec<TreeSpec>,
-    /// The costs.
-    pub costs: CostSpec,
+    /// The costs (one, or every combination of a sweep's cost lists).
+    pub costs: Vec<CostSpec>,
     /// Where the footprints' counts come from.
     pub counts: CountSource,
     /// Trees drawn to count a random model.
@@ -427,39 +430,75 @@ impl TaskModelArgs {
         if !many && trees.len() > 1 {
             bail!("--tree: one tree here (orcs tasks sweep takes several)");
         }
-        let time = |flag: &str, value: &Option<String>, default: f64| -> Result<f64> {
-            value.as_deref().map_or(Ok(default), |v| {
-                parse_time(v).map_err(|e| anyhow!("{flag}: {e}"))
-            })
+        // Every cost flag takes a list in a sweep: the costs are their every combination.
+        let list = |flag: &str,
+                    value: &Option<String>,
+                    parse: fn(&str) -> Result<f64, orcs::queueing::QueueError>,
+                    scale: f64|
+         -> Result<Vec<Option<f64>>> {
+            let Some(text) = value.as_deref() else {
+                return Ok(vec![None]);
+            };
+            let values = parse_list(text, parse).map_err(|e| anyhow!("{flag}: {e}"))?;
+            if !many && values.len() > 1 {
+                bail!("{flag}: one value here (orcs tasks sweep takes a list)");
+            }
+            Ok(values.into_iter().map(|v| Some(v * scale)).collect())
         };
-        let bits = |flag: &str, value: &Option<String>, default: f64| -> Result<f64> {
-            value.as_deref().map_or(Ok(default), |v| {
-                parse_size(v)
-                    .map(|b| b * 8.0)
-                    .map_err(|e| anyhow!("{flag}: {e}"))
-            })
-        };
-        let d = TaskCosts::default();
-        let base = TaskCosts {
-            init: time("--init", &self.init, d.init)?,
-            aggregate: time("--aggregate", &self.aggregate, d.aggregate)?,
-            schedule_bits: bits("--schedule-size", &self.schedule_size, d.schedule_bits)?,
-            result_bits: bits("--result-size", &self.result_size, d.result_bits)?,
-            control_bits: bits("--control-size", &self.control_size, d.control_bits)?,
-        };
-        if base.control_bits <= 0.0 {
-            bail!("--control-size: control messages carry at least a byte");
+        let axes = [
+            list("--init", &self.init, parse_time, 1.0)?,
+            list("--aggregate", &self.aggregate, parse_time, 1.0)?,
+            list("--schedule-size", &self.schedule_size, parse_size, 8.0)?,
+            list("--result-size", &self.result_size, parse_size, 8.0)?,
+            list("--control-size", &self.control_size, parse_size, 8.0)?,
+            list(
+                "--computation-footprint",
+                &self.computation_footprint,
+                parse_time,
+                1.0,
+            )?,
+            list(
+                "--communication-footprint",
+                &self.communication_footprint,
+                parse_size,
+                8.0,
+            )?,
+        ];
+        let combinations: usize = axes.iter().map(Vec::len).product();
+        if combinations > MAX_COST_COMBINATIONS {
+            bail!(
+                "the cost lists make {combinations} combinations, more than {MAX_COST_COMBINATIONS}"
+            );
         }
-        let costs = match (&self.computation_footprint, &self.communication_footprint) {
-            (Some(x), Some(c)) => CostSpec::Footprints {
-                base,
-                computation: parse_time(x).map_err(|e| anyhow!("--computation-footprint: {e}"))?,
-                communication: parse_size(c)
-                    .map_err(|e| anyhow!("--communication-footprint: {e}"))?
-                    * 8.0,
-            },
-            _ => CostSpec::Given(base),
-        };
+        let d = TaskCosts::default();
+        let mut costs = Vec::with_capacity(combinations);
+        for k in 0..combinations {
+            // The k-th combination, the last flag varying fastest.
+            let mut rest = k;
+            let mut pick = [None; 7];
+            for (axis, values) in axes.iter().enumerate().rev() {
+                pick[axis] = values[rest % values.len()];
+                rest /= values.len();
+            }
+            let base = TaskCosts {
+                init: pick[0].unwrap_or(d.init),
+                aggregate: pick[1].unwrap_or(d.aggregate),
+                schedule_bits: pick[2].unwrap_or(d.schedule_bits),
+                result_bits: pick[3].unwrap_or(d.result_bits),
+                control_bits: pick[4].unwrap_or(d.control_bits),
+            };
+            if base.control_bits <= 0.0 {
+                bail!("--control-size: control messages carry at least a byte");
+            }
+            costs.push(match (pick[5], pick[6]) {
+                (Some(computation), Some(communication)) => CostSpec::Footprints {
+                    base,
+                    computation,
+                    communication,
+                },
+                _ => CostSpec::Given(base),
+            });
+        }
         let counts = match self.counts.as_deref() {
             None => CountSource::Generator,
             Some(name) => match resolve("--counts", name, &["generator", "lwsim"])? {

@@ -14,7 +14,7 @@ use orcs::fabric::LoadedFabric;
 use orcs::flow::RankRoutes;
 use orcs::report::tasks;
 use orcs::report::trace::matrix::{write_csv, write_json, write_market, write_pfprof};
-use orcs::tasks::model::{Description, TreeSpec};
+use orcs::tasks::model::{CostSpec, Description, TreeSpec};
 use orcs::tasks::sim::{simulate, Interconnect, Scheduler, SimConfig, TaskModel};
 use orcs::tasks::study::{TaskRun, TaskSweep};
 use orcs::tasks::{LoadTarget, Machine};
@@ -48,7 +48,7 @@ fn describe(plan: &DescribePlan) -> Result<ExitCode> {
     let m = &plan.machine;
     let d = Description::new(
         &plan.model.trees[0],
-        &plan.model.costs,
+        &plan.model.costs[0],
         plan.model.counts,
         machine(
             m.nodes.unwrap_or(DEFAULT_NODES),
@@ -158,6 +158,7 @@ fn place(network: &NetworkPlan, plan: &SimulatePlan, seed: u64) -> Result<Placed
 struct Point<'a> {
     scheduler: Scheduler,
     tree: &'a TreeSpec,
+    costs: &'a CostSpec,
     load: LoadTarget,
 }
 
@@ -177,7 +178,7 @@ fn simulate_on(
         .map(|point| {
             let description = Description::new(
                 point.tree,
-                &plan.model.costs,
+                point.costs,
                 plan.model.counts,
                 machine(
                     placed.nodes,
@@ -223,18 +224,22 @@ fn simulate_on(
         .collect()
 }
 
-/// Simulates every network × scheduler × tree × load of `plan`, networks in turn.
+/// Simulates every network × scheduler × tree × costs × load of `plan`, networks in
+/// turn.
 fn simulate_all(plan: &SimulatePlan) -> Result<Vec<TaskRun>> {
     let seed = plan.seed.unwrap_or_else(super::pick_seed);
     let mut points: Vec<Point<'_>> = Vec::new();
     for &scheduler in &plan.machine.schedulers {
         for tree in &plan.model.trees {
-            for &load in &plan.loads {
-                points.push(Point {
-                    scheduler,
-                    tree,
-                    load,
-                });
+            for costs in &plan.model.costs {
+                for &load in &plan.loads {
+                    points.push(Point {
+                        scheduler,
+                        tree,
+                        costs,
+                        load,
+                    });
+                }
             }
         }
     }
