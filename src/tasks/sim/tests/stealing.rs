@@ -144,26 +144,7 @@ fn one_switch_is_the_crossbar() {
 /// Same seed, same result, whatever the thread count.
 #[test]
 fn seeded_and_thread_independent() {
-    let model = TaskModel {
-        tree: TreeModel::Preferential {
-            tasks: 30,
-            exponent: 0.5,
-        },
-        costs: TaskCosts::default(),
-        times: TaskTimes::Exponential,
-    };
-    let config = stealing(loaded(16));
-    let one = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap();
-    let three = rayon::ThreadPoolBuilder::new()
-        .num_threads(3)
-        .build()
-        .unwrap();
-    let a = one.install(|| run(&model, &Interconnect::Crossbar, &config));
-    let b = three.install(|| run(&model, &Interconnect::Crossbar, &config));
-    assert_eq!(a, b);
+    same_on_one_and_three_threads(&random_model(), &stealing(loaded(16)));
 }
 
 /// No node, or a retry period that is not a time, is an error.
