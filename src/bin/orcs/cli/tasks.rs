@@ -36,7 +36,7 @@ impl TasksArgs {
 pub enum TasksCommand {
     /// Print a task model's trees (tasks n, leaves L, delegating tasks d: the generator's and LWSim's), its costs, its footprints F_x and F_c, and its loads β, ρ_x, ρ_c, ζ, F and ξ on a machine.
     Describe(DescribeArgs),
-    /// Simulate root tasks arriving at a central work-sharing scheduler (Poisson arrivals, random idle nodes, allocation requests, delegation, results) on an ideal crossbar or a routed fabric whose links the messages share: completion times with confidence intervals and percentiles, node and link utilisation, the traffic matrix.
+    /// Simulate root tasks arriving at a central work-sharing scheduler (Poisson arrivals, random idle nodes, allocation requests, delegation, results) or under work stealing (--scheduler stealing) on an ideal crossbar or a routed fabric whose links the messages share: completion times with confidence intervals and percentiles, node and link utilisation, the traffic matrix.
     Run(RunArgs),
     /// Simulate a task model over loads, trees and networks (in parallel, the same for a seed): one line per point, and a plot of completion time against the load.
     Sweep(SweepArgs),
