@@ -1,6 +1,7 @@
 //! Running one cell: the simulation `orcs -i` would run for it, and its record, a
 //! result or the reason it cannot run (not yet sealed, see [`super::seal`]).
 
+use super::tasks::simulate_task_cell;
 use super::traffic::simulate_traffic_cell;
 use super::{Cell, CellError, CellWorkload, LoadedTraffic, Plan};
 use crate::engine::metric::{
@@ -45,23 +46,31 @@ pub fn run_cell(
         "pattern": cell.pattern,
         "arg": cell.arg,
         "commsize": cell.commsize,
-        "metric": cell.metric.name(),
-        "runs": plan.runs,
+        "metric": cell.metric().map(MetricKind::name),
+        // A task cell measures root tasks: its result says how many.
+        "runs": cell.metric().map(|_| plan.runs),
         "seed": plan.seed,
         "orcs_version": env!("CARGO_PKG_VERSION"),
         "command": plan.command(cell),
     });
     let obj = record.as_object_mut().expect("an object");
-    let result = match &cell.workload {
-        CellWorkload::Pattern(pattern) => {
-            simulate_cell(plan, cell, pattern, loaded, memory, progress)
+    let result = match cell.workload {
+        CellWorkload::Pattern(ref pattern, metric) => {
+            simulate_cell(plan, cell, pattern, metric, loaded, memory, progress)
         }
-        CellWorkload::Traffic(t) => {
-            let source = &plan.traffic[*t];
+        CellWorkload::Traffic(t, metric) => {
+            let source = &plan.traffic[t];
             obj.insert("traffic".into(), source.path.clone().into());
             obj.insert("trace_options".into(), source.flags_text().into());
             let traffic = traffic.expect("a traffic cell runs with its traffic");
-            simulate_traffic_cell(plan, cell, loaded, traffic, memory, progress)
+            simulate_traffic_cell(plan, cell, metric, loaded, traffic, memory, progress)
+        }
+        CellWorkload::Tasks(t) => {
+            // The progress counts runs: a task cell is as many when it is done.
+            let label = plan.fabrics[cell.fabric].label();
+            let done = simulate_task_cell(&plan.tasks[t], &label, loaded, plan.seed, &|_| {});
+            progress(plan.runs);
+            done
         }
     };
     match result {
@@ -88,6 +97,7 @@ fn simulate_cell(
     plan: &Plan,
     cell: &Cell,
     pattern: &Pattern,
+    metric: MetricKind,
     loaded: &LoadedFabric,
     memory: MemoryLimit,
     progress: &(dyn Fn(u64) + Sync),
@@ -95,7 +105,7 @@ fn simulate_cell(
     let fabric = &loaded.fabric;
     let request = SimRequest {
         commsize: cell.commsize,
-        ..SimRequest::new(pattern.clone(), cell.metric, plan.runs)
+        ..SimRequest::new(pattern.clone(), metric, plan.runs)
     };
     let shape = request.shape(fabric.num_hosts()).map_err(|e| match e {
         PrepareError::NoTraffic { commsize, .. } => CellError::NoTraffic {
@@ -109,7 +119,7 @@ fn simulate_cell(
     let outcome = sim.run(progress);
     Ok((
         shape.context.commsize as u64,
-        cell_result(cell.metric, fabric, &outcome),
+        cell_result(metric, fabric, &outcome),
     ))
 }
 

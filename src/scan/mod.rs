@@ -37,6 +37,7 @@ mod cell;
 mod plan;
 mod record;
 pub mod run;
+mod tasks;
 mod traffic;
 
 pub use cell::run_cell;
@@ -44,6 +45,7 @@ pub use plan::{
     parse_plan, read_plan, Cell, CellWorkload, FabricSource, Plan, TraceFlag, TrafficSource,
 };
 pub use record::{merge, read_results, record_key, seal, unseal, Merged, PlanRef, Record};
+pub use tasks::TaskPoint;
 pub use traffic::{load_traffic, LoadedTraffic};
 
 use crate::engine::request::PrepareError;
@@ -167,6 +169,10 @@ pub(crate) enum CellError {
     /// chosen.
     #[error(transparent)]
     Slots(#[from] crate::engine::weighted::SlotLayoutError),
+    /// A task-model cell cannot run: its nodes cannot be placed, its model or its
+    /// simulation's parameters are out of range.
+    #[error("{0}")]
+    Tasks(String),
     /// The cell needs more memory than the scan may use. Never written into a record:
     /// it is a property of the machine, so [`run_cell`] returns it as an error.
     #[error(transparent)]

@@ -3,6 +3,7 @@
 //! and its cells (fabric × pattern × communicator size × metric), with the key that
 //! identifies a cell's result and the command that reproduces it.
 
+use super::tasks::TaskPoint;
 use super::{located, ScanError};
 use crate::engine::metric::MetricKind;
 use crate::trace::collective::AlgorithmChoice;
@@ -87,16 +88,20 @@ impl TrafficSource {
 /// What a cell simulates.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CellWorkload {
-    /// A synthetic pattern (`-p NAME [-a ARG]`).
-    Pattern(Pattern),
-    /// A traffic matrix (`-p matrix --traffic FILE`): an index into [`Plan::traffic`].
-    Traffic(usize),
+    /// A synthetic pattern (`-p NAME [-a ARG]`) measured by a metric.
+    Pattern(Pattern, MetricKind),
+    /// A traffic matrix (`-p matrix --traffic FILE`), an index into [`Plan::traffic`],
+    /// measured by a metric.
+    Traffic(usize, MetricKind),
+    /// A task-model point (`orcs tasks run`): an index into [`Plan::tasks`].
+    Tasks(usize),
 }
 
 /// One cell: a simulation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cell {
-    /// Index in plan order (fabric, then pattern, then size, then metric).
+    /// Index in plan order (fabric, then pattern, then size, then metric; a fabric's task
+    /// points after its patterns).
     pub index: usize,
     /// Index into [`Plan::fabrics`].
     pub fabric: usize,
@@ -106,10 +111,19 @@ pub struct Cell {
     pub arg: Option<String>,
     /// What the cell simulates.
     pub workload: CellWorkload,
-    /// Communicator size (0: all hosts, rounded down to even).
+    /// Communicator size (0: all hosts, rounded down to even); a task cell's nodes (0:
+    /// every host).
     pub commsize: u64,
-    /// Metric.
-    pub metric: MetricKind,
+}
+
+impl Cell {
+    /// The metric of a pattern or traffic cell (None for a task cell).
+    pub fn metric(&self) -> Option<MetricKind> {
+        match self.workload {
+            CellWorkload::Pattern(_, metric) | CellWorkload::Traffic(_, metric) => Some(metric),
+            CellWorkload::Tasks(_) => None,
+        }
+    }
 }
 
 /// A whole plan.
@@ -125,6 +139,8 @@ pub struct Plan {
     pub fabrics: Vec<FabricSource>,
     /// The traffic files, globs expanded, in plan order; each (file, trace flags) once.
     pub traffic: Vec<TrafficSource>,
+    /// The task-model points of the `[[tasks]]` entries, in plan order.
+    pub tasks: Vec<TaskPoint>,
     /// The cells.
     pub cells: Vec<Cell>,
     /// The plan's identity, fixed when it is read: see [`Plan::identity_of`]. Every
@@ -163,19 +179,20 @@ impl Plan {
     /// every parameter that changes the numbers (a traffic file's label in the place of
     /// the pattern argument).
     pub fn key(&self, cell: &Cell) -> String {
-        let arg = match &cell.workload {
-            CellWorkload::Traffic(t) => Cow::Owned(self.traffic[*t].label()),
-            CellWorkload::Pattern(_) => Cow::Borrowed(cell.arg.as_deref().unwrap_or("")),
+        let fabric = self.fabrics[cell.fabric].label();
+        let (arg, metric) = match &cell.workload {
+            CellWorkload::Traffic(t, metric) => (Cow::Owned(self.traffic[*t].label()), metric),
+            CellWorkload::Pattern(_, metric) => {
+                (Cow::Borrowed(cell.arg.as_deref().unwrap_or("")), metric)
+            }
+            CellWorkload::Tasks(t) => {
+                // The point's flags hold every parameter; runs do not apply.
+                return format!("{fabric}|tasks|{}|{}", self.tasks[*t].flags, self.seed);
+            }
         };
         format!(
-            "{}|{}|{}|{}|{}|{}|{}",
-            self.fabrics[cell.fabric].label(),
-            cell.pattern,
-            arg,
-            cell.commsize,
-            cell.metric,
-            self.runs,
-            self.seed
+            "{fabric}|{}|{arg}|{}|{metric}|{}|{}",
+            cell.pattern, cell.commsize, self.runs, self.seed
         )
     }
 
@@ -195,11 +212,22 @@ impl Plan {
                 "fabric.orcsfab".to_string(),
             ),
         };
+        let metric = match cell.workload {
+            CellWorkload::Tasks(t) => {
+                return format!(
+                    "{prefix}orcs tasks run --network {} {} --seed {} --format json",
+                    shell_word(&input),
+                    self.tasks[t].flags,
+                    self.seed
+                );
+            }
+            CellWorkload::Pattern(_, metric) | CellWorkload::Traffic(_, metric) => metric,
+        };
         let mut s = format!("{prefix}orcs -i {input} -p {}", cell.pattern);
         if let Some(a) = &cell.arg {
             let _ = write!(s, " -a '{a}'");
         }
-        if let CellWorkload::Traffic(t) = cell.workload {
+        if let CellWorkload::Traffic(t, _) = cell.workload {
             let traffic = &self.traffic[t];
             let _ = write!(s, " --traffic {}", shell_word(&traffic.path));
             if !traffic.flags.is_empty() {
@@ -208,8 +236,8 @@ impl Plan {
         }
         let _ = write!(
             s,
-            " -s {} --metric {} -n {} --seed {}",
-            cell.commsize, cell.metric, self.runs, self.seed
+            " -s {} --metric {metric} -n {} --seed {}",
+            cell.commsize, self.runs, self.seed
         );
         s
     }
@@ -226,7 +254,7 @@ impl Plan {
 
 /// `word` as one word of a POSIX shell command: as it is when it holds no character the
 /// shell treats specially, else in single quotes.
-fn shell_word(word: &str) -> Cow<'_, str> {
+pub(super) fn shell_word(word: &str) -> Cow<'_, str> {
     let plain = |c: char| c.is_ascii_alphanumeric() || "_./:=,+-@%".contains(c);
     if !word.is_empty() && word.chars().all(plain) {
         Cow::Borrowed(word)
@@ -238,14 +266,19 @@ fn shell_word(word: &str) -> Cow<'_, str> {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawPlan {
-    runs: u64,
+    #[serde(default)]
+    runs: Option<u64>,
     #[serde(default)]
     seed: u64,
     fabrics: Vec<RawFabric>,
+    #[serde(default)]
     patterns: Vec<Spanned<toml::Value>>,
     #[serde(default = "default_sizes")]
     commsizes: Vec<u64>,
+    #[serde(default)]
     metrics: Vec<String>,
+    #[serde(default)]
+    tasks: Vec<Spanned<toml::Value>>,
 }
 
 fn default_sizes() -> Vec<u64> {
@@ -338,7 +371,7 @@ pub fn parse_plan(text: &str, path: &str) -> Result<Plan, ScanError> {
         located(path, line, e.message().to_string())
     })?;
     let at = PlanText { text, path };
-    if raw.runs < 1 {
+    if raw.runs == Some(0) {
         return Err(at.error("runs", "runs must be at least 1"));
     }
     let base = Path::new(path).parent().unwrap_or(Path::new(""));
@@ -354,23 +387,49 @@ pub fn parse_plan(text: &str, path: &str) -> Result<Plan, ScanError> {
     let metrics = (raw.metrics.iter())
         .map(|m| plan_metric(&at, m))
         .collect::<Result<Vec<_>, _>>()?;
-    for (what, empty) in [
-        ("fabrics", fabrics.is_empty()),
-        ("patterns", patterns.is_empty()),
-        ("commsizes", raw.commsizes.is_empty()),
-        ("metrics", metrics.is_empty()),
-    ] {
-        if empty {
-            return Err(at.error(what, format!("{what} lists nothing")));
+    let mut tasks = Vec::new();
+    for entry in raw.tasks {
+        let line = at.line_of(entry.span().start);
+        tasks.extend(super::tasks::task_points(path, line, entry.into_inner())?);
+    }
+    if fabrics.is_empty() {
+        return Err(at.error("fabrics", "fabrics lists nothing"));
+    }
+    if patterns.is_empty() && tasks.is_empty() {
+        return Err(at.error(
+            "patterns",
+            "the plan simulates nothing: list patterns (with metrics) or [[tasks]]",
+        ));
+    }
+    if !patterns.is_empty() {
+        for (what, empty) in [
+            ("commsizes", raw.commsizes.is_empty()),
+            ("metrics", metrics.is_empty()),
+        ] {
+            if empty {
+                return Err(at.error(what, format!("{what} lists nothing")));
+            }
         }
     }
-    let cells = cells(fabrics.len(), &patterns, &raw.commsizes, &metrics);
+    let runs = match (raw.runs, patterns.is_empty()) {
+        (Some(runs), _) => runs,
+        // Task cells measure root tasks, not runs.
+        (None, true) => 1,
+        (None, false) => {
+            return Err(at.error(
+                "patterns",
+                "runs is missing: the runs of every pattern cell",
+            ))
+        }
+    };
+    let cells = cells(fabrics.len(), &patterns, &raw.commsizes, &metrics, &tasks);
     let mut plan = Plan {
         path: path.to_string(),
-        runs: raw.runs,
+        runs,
         seed: raw.seed,
         fabrics,
         traffic,
+        tasks,
         cells,
         identity: String::new(),
     };
@@ -606,35 +665,50 @@ fn plan_metric(at: &PlanText, m: &str) -> Result<MetricKind, ScanError> {
         })
 }
 
-/// Every cell, in plan order: fabric, then pattern, then size, then metric.
+/// Every cell, in plan order: fabric, then pattern, then size, then metric; a fabric's
+/// task points after its patterns.
 fn cells(
     fabrics: usize,
     patterns: &[PlanPattern],
     commsizes: &[u64],
     metrics: &[MetricKind],
+    tasks: &[TaskPoint],
 ) -> Vec<Cell> {
     let mut cells = Vec::new();
     for f in 0..fabrics {
         for p in patterns {
-            let (name, arg, workload) = match p {
-                PlanPattern::Synthetic { name, arg, parsed } => {
-                    (name.as_str(), arg, CellWorkload::Pattern(parsed.clone()))
-                }
-                PlanPattern::Traffic(t) => ("matrix", &None, CellWorkload::Traffic(*t)),
+            let (name, arg) = match p {
+                PlanPattern::Synthetic { name, arg, .. } => (name.as_str(), arg),
+                PlanPattern::Traffic(_) => ("matrix", &None),
             };
             for &commsize in commsizes {
                 for &metric in metrics {
+                    let workload = match p {
+                        PlanPattern::Synthetic { parsed, .. } => {
+                            CellWorkload::Pattern(parsed.clone(), metric)
+                        }
+                        PlanPattern::Traffic(t) => CellWorkload::Traffic(*t, metric),
+                    };
                     cells.push(Cell {
                         index: cells.len(),
                         fabric: f,
                         pattern: name.to_string(),
                         arg: arg.clone(),
-                        workload: workload.clone(),
+                        workload,
                         commsize,
-                        metric,
                     });
                 }
             }
+        }
+        for (t, point) in tasks.iter().enumerate() {
+            cells.push(Cell {
+                index: cells.len(),
+                fabric: f,
+                pattern: "tasks".to_string(),
+                arg: Some(point.flags.clone()),
+                workload: CellWorkload::Tasks(t),
+                commsize: point.nodes.map_or(0, u64::from),
+            });
         }
     }
     cells
@@ -644,6 +718,8 @@ fn cells(
 mod tests {
     use super::*;
     use crate::error::LocatedError;
+    use crate::tasks::model::TreeSpec;
+    use crate::tasks::sim::{Scheduler, TaskTimes};
 
     fn located_error(e: ScanError) -> LocatedError {
         match e {
@@ -681,6 +757,63 @@ mod tests {
             .collect();
         all.sort_unstable();
         assert_eq!(all, (0..16).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn task_points_follow_each_fabrics_patterns() {
+        let plan = parse_plan(
+            "runs = 10\nseed = 3\nmetrics = [\"sum_max_cong\"]\npatterns = [\"bisect\"]\n\
+             [[fabrics]]\ngen = \"kary-ntree:k=2,n=3\"\nrouting = [\"dmodk\", \"minhop\"]\n\
+             [[tasks]]\ntree = [\"z=4,3\", \"z=2\"]\nload = [0.25, 0.5]\nnodes = 6\n\
+             scheduler = \"stealing\"\nsteal_retry = \"5us\"\nresult_size = \"1 MB\"\n\
+             [[tasks]]\nload = 0.9\ntimes = \"exponential\"\n",
+            "plan.toml",
+        )
+        .unwrap();
+        // Per fabric: one pattern cell, then 2 × 2 points of the first entry and one of
+        // the second.
+        assert_eq!(plan.tasks.len(), 5);
+        assert_eq!(plan.cells.len(), 2 * (1 + 5));
+        let kinds: Vec<Option<usize>> = (plan.cells.iter())
+            .map(|c| match c.workload {
+                CellWorkload::Tasks(t) => Some(t),
+                _ => None,
+            })
+            .collect();
+        let per_fabric = [None, Some(0), Some(1), Some(2), Some(3), Some(4)];
+        assert_eq!(kinds, [per_fabric, per_fabric].concat());
+        let p = &plan.tasks[1];
+        assert_eq!(
+            (p.load, p.nodes, p.scheduler, p.costs.result_bits),
+            (0.5, Some(6), Scheduler::Stealing { retry: 5e-6 }, 8e6)
+        );
+        assert_eq!(p.tree, TreeSpec::Layered(vec![4, 3]));
+        let c = &plan.cells[9];
+        assert_eq!((c.fabric, c.commsize, c.metric()), (1, 6, None));
+        assert_eq!(
+            plan.key(c),
+            "gen:kary-ntree:k=2,n=3 --routing minhop|tasks|--tree z=2 --scheduler stealing \
+             --steal-retry 5us --load 0.25 --nodes 6 --result-size '1 MB' --roots 10000 \
+             --warmup 1000 --replications 10|3"
+        );
+        assert_eq!(
+            plan.command(c),
+            "orcs gen kary-ntree:k=2,n=3 --routing minhop -o fabric.orcsfab && orcs tasks run \
+             --network fabric.orcsfab --tree z=2 --scheduler stealing --steal-retry 5us \
+             --load 0.25 --nodes 6 --result-size '1 MB' --roots 10000 --warmup 1000 \
+             --replications 10 --seed 3 --format json"
+        );
+        // The second entry: every default but the load and the times.
+        let last = &plan.tasks[4];
+        assert_eq!(
+            (last.scheduler, last.times, last.nodes, last.bandwidth),
+            (Scheduler::Central, TaskTimes::Exponential, None, 10e9)
+        );
+        assert_eq!(
+            last.flags,
+            "--tree z=4,3 --scheduler central --load 0.9 --times exponential --roots 10000 \
+             --warmup 1000 --replications 10"
+        );
     }
 
     #[test]
@@ -755,7 +888,10 @@ mod tests {
         let files: Vec<&str> = plan.traffic.iter().map(|t| t.path.as_str()).collect();
         assert_eq!(files, [at("m/a.csv"), at("m/b.csv"), at("t.meta")]);
         assert_eq!(plan.cells.len(), 4);
-        assert_eq!(plan.cells[1].workload, CellWorkload::Traffic(0));
+        assert_eq!(
+            plan.cells[1].workload,
+            CellWorkload::Traffic(0, MetricKind::SumMaxCong)
+        );
         assert_eq!(
             (plan.cells[1].pattern.as_str(), plan.traffic[0].line),
             ("matrix", Some(4))
@@ -810,7 +946,7 @@ mod tests {
         // a, a, b, t, t with a phase: four files to read, five patterns.
         assert_eq!(plan.traffic.len(), 4);
         let used: Vec<&CellWorkload> = plan.cells[1..].iter().map(|c| &c.workload).collect();
-        let t = CellWorkload::Traffic;
+        let t = |i| CellWorkload::Traffic(i, MetricKind::SumMaxCong);
         assert_eq!(used, [&t(0), &t(0), &t(1), &t(2), &t(3)]);
         // Expanding collectives is the default: written or not, one file to read.
         let expand = text.replace("\"t.meta\" }", "\"t.meta\", collectives = \"expand\" }");

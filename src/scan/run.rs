@@ -11,7 +11,7 @@
 use super::cache::{cache_dir, load_fabric};
 use super::{
     load_traffic, merge, read_results, run_cell, seal, Cell, CellWorkload, LoadedTraffic, Merged,
-    Plan, ScanError,
+    Plan, ScanError, TaskPoint,
 };
 use crate::engine::metric::MetricKind;
 use crate::engine::ranks::Ranks;
@@ -152,8 +152,8 @@ impl ScanRun {
         let mut fabrics: Vec<usize> = pending().map(|c| c.fabric).collect();
         let mut traffic: Vec<usize> = pending()
             .filter_map(|c| match c.workload {
-                CellWorkload::Traffic(t) => Some(t),
-                CellWorkload::Pattern(_) => None,
+                CellWorkload::Traffic(t, _) => Some(t),
+                CellWorkload::Pattern(..) | CellWorkload::Tasks(_) => None,
             })
             .collect();
         for needed in [&mut fabrics, &mut traffic] {
@@ -175,17 +175,35 @@ impl ScanRun {
     /// The loaded traffic of `cell`, if it is a traffic cell whose file is read.
     fn traffic_of(&self, cell: &Cell) -> Option<&LoadedTraffic> {
         match cell.workload {
-            CellWorkload::Traffic(t) => self.traffic[t].as_ref(),
-            CellWorkload::Pattern(_) => None,
+            CellWorkload::Traffic(t, _) => self.traffic[t].as_ref(),
+            CellWorkload::Pattern(..) | CellWorkload::Tasks(_) => None,
         }
     }
 
     /// Every cell of the shard, whether it is done and, when not, how long it should take:
     /// a few runs are timed and scaled to the plan's run count. Needs [`ScanRun::load_inputs`].
     pub fn dry_run(&self) -> Vec<Estimate<'_>> {
+        // A task cell's sample: one replication of at most SAMPLE_ROOTS root tasks.
+        const SAMPLE_ROOTS: u64 = 200;
         let sample = Plan {
             runs: self.plan.runs.min(8),
+            tasks: (self.plan.tasks.iter())
+                .map(|t| TaskPoint {
+                    roots: t.roots.min(SAMPLE_ROOTS),
+                    warmup: t.warmup.min(SAMPLE_ROOTS),
+                    replications: 1,
+                    ..t.clone()
+                })
+                .collect(),
             ..self.plan.clone()
+        };
+        let scale = |cell: &Cell| match cell.workload {
+            CellWorkload::Tasks(t) => {
+                let (full, part) = (&self.plan.tasks[t], &sample.tasks[t]);
+                ((full.roots + full.warmup) * u64::from(full.replications)) as f64
+                    / (part.roots + part.warmup) as f64
+            }
+            _ => self.plan.runs as f64 / sample.runs as f64,
         };
         self.cells
             .iter()
@@ -197,7 +215,7 @@ impl ScanRun {
                         let started = Instant::now();
                         let traffic = self.traffic_of(cell);
                         let _ = run_cell(&sample, cell, loaded, traffic, self.memory, &|_| {});
-                        started.elapsed().as_secs_f64() * self.plan.runs as f64 / sample.runs as f64
+                        started.elapsed().as_secs_f64() * scale(cell)
                     }
                     _ => 0.0,
                 };
@@ -247,8 +265,10 @@ impl ScanRun {
     fn cells_estimate(&self, at_once: usize) -> limits::Estimate {
         let per_run = (self.pending.iter())
             .map(|&c| match self.plan.cells[c].workload {
-                CellWorkload::Traffic(_) => weighted::BYTES_PER_RUN,
-                CellWorkload::Pattern(_) => bytes_per_run(self.plan.cells[c].metric),
+                CellWorkload::Traffic(..) => weighted::BYTES_PER_RUN,
+                CellWorkload::Pattern(_, metric) => bytes_per_run(metric),
+                // A task cell keeps nothing per run.
+                CellWorkload::Tasks(_) => 0,
             })
             .max()
             .unwrap_or(bytes_per_run(MetricKind::HistMaxCong));

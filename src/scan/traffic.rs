@@ -50,6 +50,7 @@ pub fn load_traffic(plan: &Plan, source: &TrafficSource) -> Result<LoadedTraffic
 pub(crate) fn simulate_traffic_cell(
     plan: &Plan,
     cell: &Cell,
+    metric: MetricKind,
     loaded: &LoadedFabric,
     traffic: &LoadedTraffic,
     memory: MemoryLimit,
@@ -60,13 +61,8 @@ pub(crate) fn simulate_traffic_cell(
             commsize: cell.commsize,
         });
     }
-    if matches!(
-        cell.metric,
-        MetricKind::HistMaxCong | MetricKind::DepMaxDelay
-    ) {
-        return Err(CellError::MatrixMetric {
-            metric: cell.metric,
-        });
+    if matches!(metric, MetricKind::HistMaxCong | MetricKind::DepMaxDelay) {
+        return Err(CellError::MatrixMetric { metric });
     }
     let fabric = &loaded.fabric;
     let capacity = fabric.edge_capacities(&plan.fabrics[cell.fabric].label())?;
@@ -81,8 +77,8 @@ pub(crate) fn simulate_traffic_cell(
     let config = WeightedConfig {
         runs: plan.runs,
         seed: plan.seed,
-        acc_band: cell.metric == MetricKind::HistAccBand,
-        links: cell.metric == MetricKind::GetCableCong,
+        acc_band: metric == MetricKind::HistAccBand,
+        links: metric == MetricKind::GetCableCong,
         memory,
     };
     let routes = loaded.routes.as_ref();
@@ -99,7 +95,7 @@ pub(crate) fn simulate_traffic_cell(
     let info = MatrixInfo::new(&traffic.path, &traffic.traffic, traffic.rank_pairs);
     Ok((
         traffic.traffic.slots as u64,
-        traffic_result(cell.metric, fabric, &info, &outcome),
+        traffic_result(metric, fabric, &info, &outcome),
     ))
 }
 

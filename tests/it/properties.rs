@@ -165,7 +165,7 @@ proptest! {
         let cells: Vec<_> = plan
             .cells
             .iter()
-            .map(|c| (c.fabric, c.pattern.clone(), c.arg.clone(), c.commsize, c.metric))
+            .map(|c| (c.fabric, c.pattern.clone(), c.arg.clone(), c.commsize, c.metric().unwrap()))
             .collect();
         prop_assert_eq!(cells, expected);
         for (i, c) in plan.cells.iter().enumerate() {
@@ -197,7 +197,7 @@ proptest! {
             .iter()
             .map(|c| {
                 let f = plan.fabrics[c.fabric].label();
-                (f, c.pattern.clone(), c.arg.clone(), c.commsize, c.metric.to_string())
+                (f, c.pattern.clone(), c.arg.clone(), c.commsize, c.metric().unwrap().to_string())
             })
             .collect();
         let keys: HashSet<_> = plan.cells.iter().map(|c| plan.key(c)).collect();

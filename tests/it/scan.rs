@@ -454,6 +454,25 @@ fn readme_plan_expands() {
     assert_eq!(plan.cells.len(), 3 * 5 * 2);
     let flags: Vec<String> = plan.traffic.iter().map(|t| t.flags_text()).collect();
     assert_eq!(flags, ["", "", "--phase exchange", "--collectives exclude"]);
+    // The plan of task-model points: 2 trees × 2 schedulers × 3 loads on 2 routings.
+    let start = readme
+        .find("```toml\n# tasks.toml")
+        .expect("the README's task plan")
+        + 8;
+    let text = &readme[start..start + readme[start..].find("```").unwrap()];
+    let plan = orcs::scan::parse_plan(text, &repo("tasks.toml")).unwrap();
+    assert_eq!(plan.tasks.len(), 12);
+    assert_eq!(plan.cells.len(), 2 * 12);
+    let last = &plan.tasks[11];
+    assert_eq!(
+        (last.load, last.scheduler.name(), last.roots, last.bandwidth),
+        (0.8, "stealing", 2000, 100e9)
+    );
+    assert_eq!(
+        last.flags,
+        "--tree n=100,s=0.5 --scheduler stealing --load 0.8 --bandwidth 100Gb/s --roots 2000 \
+         --warmup 200 --replications 10"
+    );
 }
 
 const PHASES: &str = "tests/fixtures/dumpi/phases/phases.meta";
@@ -682,4 +701,169 @@ fn bad_traffic_is_refused_with_the_plan_line() {
         1,
         &["p.toml:5:", "testtrace.meta", "'solve'", "no annotations"],
     );
+}
+
+/// A plan of task-model points on two fabrics: 2 trees × 2 schedulers × 2 loads each.
+fn write_task_plan(dir: &Path) -> String {
+    let plan = format!(
+        "seed = 3\n\n[[fabrics]]\npath = \"{}\"\n\n[[fabrics]]\ngen = \"kary-ntree:k=4,n=2\"\nrouting = \"dmodk\"\n\n\
+         [[tasks]]\ntree = [\"z=4,3\", \"n=20,s=0.5\"]\nscheduler = [\"central\", \"stealing\"]\n\
+         load = [0.3, 0.6]\nroots = 300\nwarmup = 30\nreplications = 3\nbandwidth = \"10Gb/s\"\n\
+         result_size = \"64kB\"\nsteal_retry = \"20us\"\n",
+        repo(FT4)
+    );
+    let path = dir.join("tasks.toml");
+    std::fs::write(&path, plan).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn task_cells_are_the_task_runs_they_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let plan = write_task_plan(d);
+    orcs(&["scan", &plan, "-q"]).ok();
+    let recs = records(&d.join("tasks.jsonl"));
+    assert_eq!(
+        recs.len(),
+        2 * 2 * 2 * 2,
+        "fabrics × trees × schedulers × loads"
+    );
+    let csv = std::fs::read_to_string(d.join("tasks.csv")).unwrap();
+    for rec in recs.values() {
+        assert_eq!(rec["pattern"], "tasks");
+        assert_eq!(rec["metric"], serde_json::Value::Null, "{rec}");
+        assert_eq!(rec["runs"], serde_json::Value::Null, "{rec}");
+        let command = rec["command"].as_str().unwrap();
+        assert!(
+            command.contains(" --roots 300 --warmup 30 --replications 3"),
+            "{command}"
+        );
+        assert_eq!(
+            command.contains("--steal-retry 20us"),
+            command.contains("--scheduler stealing"),
+            "{command}"
+        );
+        let out = run_recorded(command, d, "");
+        assert!(
+            out.status.success(),
+            "{command}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let obj = doc.as_object_mut().unwrap();
+        for per_item in ["schema", "node_utilisation", "link_utilisation"] {
+            obj.remove(per_item);
+        }
+        // The command names a generated fabric by the file it writes; the record by the
+        // plan's label.
+        if rec["fabric"].as_str().unwrap().starts_with("gen:") {
+            assert_eq!(obj["network"], "fabric.orcsfab");
+            obj.insert("network".into(), rec["fabric"].clone());
+        }
+        assert_eq!(rec["result"]["network"], rec["fabric"]);
+        let text = |v: &serde_json::Value| serde_json::to_string(v).unwrap();
+        assert_eq!(text(&rec["result"]), text(&doc), "{command}");
+        assert_eq!(rec["hosts"], 16, "every host of either fabric computes");
+        // The CSV row: the mean, the slowest and the interval of the replications' means.
+        let c = &doc["completion_s"];
+        let (m, h) = (
+            c["mean_of_replications"].as_f64().unwrap(),
+            c["half_width"].as_f64().unwrap(),
+        );
+        let slowest = c["percentiles"].as_array().unwrap().last().unwrap();
+        assert_eq!(slowest["q"], 1.0);
+        let row = format!(
+            "{},{},tasks,{},,0,completion_s,,3,{},,,{},{},{},",
+            rec["cell"],
+            csv_quoted(rec["fabric"].as_str().unwrap()),
+            csv_quoted(rec["arg"].as_str().unwrap()),
+            c["mean"],
+            slowest["s"],
+            m - h,
+            m + h
+        );
+        assert!(csv.contains(&row), "{row} not in\n{csv}");
+    }
+    // The second fabric is the same fat tree, generated and routed by the scan: the same
+    // points give the same numbers on it.
+    let on = |fabric: usize| -> Vec<String> {
+        let mut v: Vec<String> = (recs.values())
+            .filter(|r| r["cell"].as_u64().unwrap() / 8 == fabric as u64)
+            .map(|r| serde_json::to_string(&r["result"]["completion_s"]).unwrap())
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(on(0), on(1));
+    // A second scan of the same plan finds every cell done.
+    let before = std::fs::read(d.join("tasks.jsonl")).unwrap();
+    orcs(&["scan", &plan, "-q"]).ok();
+    assert_eq!(std::fs::read(d.join("tasks.jsonl")).unwrap(), before);
+}
+
+/// `field` as the CSV writer quotes it.
+fn csv_quoted(field: &str) -> String {
+    if field.contains([',', '"', '\n']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_string()
+    }
+}
+
+#[test]
+fn bad_task_entries_are_refused_with_the_plan_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = dir.path().join("p.toml");
+    let write = |entry: &str| {
+        let text = format!(
+            "seed = 1\n[[fabrics]]\npath = \"{}\"\n\n[[tasks]]\ntree = \"z=4\"\n{entry}\n",
+            repo(FT4)
+        );
+        std::fs::write(&plan, text).unwrap();
+        plan.to_str().unwrap().to_string()
+    };
+    for (entry, expected) in [
+        ("load = -0.5", "load must be a positive number, got -0.5"),
+        (
+            "roots = 0",
+            "tasks key 'roots' takes a whole number of at least 1, not 0",
+        ),
+        (
+            "scheduler = \"fifo\"",
+            "scheduler 'fifo': expected central or stealing",
+        ),
+        (
+            "bandwidth = 10",
+            "tasks key 'bandwidth' takes a string, not integer",
+        ),
+        (
+            "bandwidht = \"1GB/s\"",
+            "unknown key 'bandwidht' in [[tasks]]",
+        ),
+        ("nodes = 1", "the central scheduler needs at least 2 nodes"),
+        (
+            "times = \"gamma\"",
+            "tasks key 'times' is constant or exponential, not 'gamma'",
+        ),
+        ("latency = \"5 parsecs\"", "tasks key 'latency'"),
+    ] {
+        let p = write(entry);
+        orcs(&["scan", &p]).fails_with(1, &["p.toml:5:", expected]);
+    }
+    std::fs::write(&plan, format!("[[fabrics]]\npath = \"{}\"\n", repo(FT4))).unwrap();
+    orcs(&["scan", plan.to_str().unwrap()]).fails_with(
+        1,
+        &["the plan simulates nothing: list patterns (with metrics) or [[tasks]]"],
+    );
+    // Tasks alone need no runs; patterns do.
+    std::fs::write(
+        &plan,
+        format!(
+            "patterns = [\"bruck\"]\nmetrics = [\"sum_max_cong\"]\n[[fabrics]]\npath = \"{}\"\n",
+            repo(FT4)
+        ),
+    )
+    .unwrap();
+    orcs(&["scan", plan.to_str().unwrap()]).fails_with(1, &["p.toml", "runs is missing"]);
 }

@@ -9,7 +9,11 @@ use std::fmt::Write as _;
 /// trace flags), then the selected metric's per-run mean, standard deviation, minimum,
 /// maximum and 95 % confidence interval (for hist_max_cong, of the per-run bandwidth;
 /// for a traffic cell's sum_max_cong, of the largest link load in bytes), the aggregate
-/// bandwidth `bw` where the metric has one, and the seconds the cell took.
+/// bandwidth `bw` where the metric has one, and the seconds the cell took. A task cell's
+/// row (`pattern` tasks, its `orcs tasks run` flags as `arg`, its nodes as `commsize`)
+/// has the root tasks' completion time in seconds (metric `completion_s`): the mean over
+/// every measured root task, the slowest (no sd or minimum: the simulation keeps
+/// percentiles), and the 95 % confidence interval of the mean over replications.
 pub fn summary_csv(records: &[&Value]) -> String {
     let mut s = String::from(
         "cell,fabric,pattern,arg,traffic,commsize,metric,runs,seed,mean,sd,min,max,ci95_low,ci95_high,bw,seconds\n",
@@ -22,6 +26,24 @@ pub fn summary_csv(records: &[&Value]) -> String {
         }
     };
     for r in records {
+        let completion = r.get("result").and_then(|x| x.get("completion_s"));
+        if completion.is_some() || r.get("pattern").and_then(Value::as_str) == Some("tasks") {
+            let _ = writeln!(
+                s,
+                "{},{},tasks,{},,{},completion_s,,{},{},,,{},{},{},,{}",
+                text(r, "cell"),
+                text(r, "fabric"),
+                text(r, "arg"),
+                text(r, "commsize"),
+                text(r, "seed"),
+                completion_stat(completion, "mean"),
+                completion_stat(completion, "max"),
+                completion_stat(completion, "ci95_low"),
+                completion_stat(completion, "ci95_high"),
+                text(r, "seconds"),
+            );
+            continue;
+        }
         let stats = r.get("result").and_then(|x| x.get("stats"));
         let stat = |k: &str| {
             stats
@@ -57,6 +79,37 @@ pub fn summary_csv(records: &[&Value]) -> String {
         );
     }
     s
+}
+
+/// One figure of a task cell's completion times (empty when the cell failed or the
+/// simulation has no interval): `mean`, `max` (the percentile q = 1), `ci95_low` and `ci95_high` (the mean of replications ± its half
+/// width).
+fn completion_stat(completion: Option<&Value>, which: &str) -> String {
+    let Some(c) = completion else {
+        return String::new();
+    };
+    let number = |v: Option<&Value>| v.and_then(Value::as_f64);
+    let percentile = |q: f64| {
+        (c.get("percentiles").and_then(Value::as_array))
+            .and_then(|ps| ps.iter().find(|p| number(p.get("q")) == Some(q)))
+            .and_then(|p| p.get("s"))
+            .map(|v| v.to_string())
+    };
+    let interval = |sign: f64| match (
+        number(c.get("mean_of_replications")),
+        number(c.get("half_width")),
+    ) {
+        (Some(m), Some(h)) => Some((m + sign * h).to_string()),
+        _ => None,
+    };
+    match which {
+        "mean" => c.get("mean").map(|v| v.to_string()),
+        "max" => percentile(1.0),
+        "ci95_low" => interval(-1.0),
+        "ci95_high" => interval(1.0),
+        _ => None,
+    }
+    .unwrap_or_default()
 }
 
 /// A traffic cell's file followed by its trace flags; empty for other cells.

@@ -29,8 +29,9 @@ pub fn dry_run_text(run: &ScanRun, estimates: &[Estimate], threads: usize) -> St
         let c = e.cell;
         total += e.seconds;
         let label = match c.workload {
-            CellWorkload::Traffic(t) => format!("  {}", run.plan().traffic[t].label()),
-            CellWorkload::Pattern(_) => String::new(),
+            CellWorkload::Traffic(t, _) => format!("  {}", run.plan().traffic[t].label()),
+            CellWorkload::Pattern(..) => String::new(),
+            CellWorkload::Tasks(t) => format!("  {}", run.plan().tasks[t].flags),
         };
         let _ = writeln!(
             s,
@@ -38,9 +39,12 @@ pub fn dry_run_text(run: &ScanRun, estimates: &[Estimate], threads: usize) -> St
             c.index,
             run.plan().fabrics[c.fabric].label(),
             c.pattern,
-            c.arg.as_deref().unwrap_or("-"),
+            match c.workload {
+                CellWorkload::Tasks(_) => "-",
+                _ => c.arg.as_deref().unwrap_or("-"),
+            },
             c.commsize,
-            c.metric.name(),
+            c.metric().map_or("-", |m| m.name()),
             if e.done { "yes" } else { "no" },
             e.seconds
         );

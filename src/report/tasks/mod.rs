@@ -7,7 +7,7 @@ mod run;
 mod sweep;
 
 pub use describe::{describe_json, describe_text};
-pub use run::{run_csv, run_json, run_links_csv, run_text};
+pub use run::{run_csv, run_json, run_links_csv, run_text, summary as run_summary};
 pub use sweep::{sweep_csv, sweep_json, sweep_text};
 
 use crate::report::significant;

@@ -101,8 +101,9 @@ pub fn run_text(out: &mut dyn Write, run: &TaskRun) -> io::Result<()> {
     Ok(())
 }
 
-/// The point's fields for JSON (without the per-node and per-link arrays).
-pub(super) fn summary(run: &TaskRun) -> Value {
+/// The point's fields for JSON (without the per-node and per-link arrays): what a scan
+/// records of a task cell.
+pub fn summary(run: &TaskRun) -> Value {
     let d = &run.description;
     let r = &run.result;
     let busiest = run.busiest_link();
