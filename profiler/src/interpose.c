@@ -1,0 +1,645 @@
+/*
+ * The MPI side of orcs-profiler: wrappers of the MPI calls that move data, each
+ * recording what it sends and then calling the real function through PMPI.
+ *
+ * The wrappers are named orcs_wrap_MPI_X: the library exports MPI_X as a jump to
+ * orcs_wrap_MPI_X (src/interpose.rs), since a Rust shared library exports only
+ * symbols defined in Rust.
+ *
+ * This file only translates MPI's handles and arguments into plain integers (a handle
+ * key, a peer's rank, a byte count); what is counted, and the files, are in Rust
+ * (src/ffi.rs). It is C because MPI's handle types differ between implementations
+ * (pointers in Open MPI, integers in MPICH) and only mpi.h knows them.
+ *
+ * A communicator is described to the Rust side the first time it is used, from its
+ * group: so every communicator counts, whatever call made it (Cart_create,
+ * Comm_split_type, Intercomm_create, Dist_graph_create, ...). MPI_Comm_free forgets it,
+ * since its handle may come back for another one.
+ */
+#include <mpi.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The Rust side (src/ffi.rs). */
+void orcs_prof_start(int rank, int size, const char *host);
+int orcs_prof_knows(uint64_t comm);
+void orcs_prof_register(uint64_t comm, int n, const int *peers, int rank, int inter);
+void orcs_prof_forget(uint64_t comm);
+int orcs_prof_send(uint64_t comm, int peer, uint64_t bytes);
+void orcs_prof_pull(uint64_t comm, int peer, uint64_t bytes);
+void orcs_prof_pulled_pairs(int level, uint64_t *out);
+void orcs_prof_add_served(int level, const uint64_t *pairs);
+void orcs_prof_persistent(uint64_t request, uint64_t comm, int peer, uint64_t bytes);
+void orcs_prof_start_request(uint64_t request);
+void orcs_prof_free_request(uint64_t request);
+int orcs_prof_collective(uint64_t comm, int op, int root, int commutative, uint64_t bytes,
+                         const uint64_t *per_rank, int n);
+void orcs_prof_pcontrol(int level);
+int orcs_prof_phase_count(void);
+int orcs_prof_used_pcontrol(void);
+void orcs_prof_ensure_phases(int count, int pcontrol);
+void orcs_prof_tx_pairs(int level, uint64_t *out);
+void orcs_prof_set_rx(int level, const uint64_t *pairs);
+int64_t orcs_prof_row_len(int level);
+void orcs_prof_row(int level, uint64_t *out);
+int orcs_prof_write_matrix(int level, const uint64_t *rows, const int64_t *lengths);
+int orcs_prof_finish(void);
+
+/* Indices into orcs's CollectiveOp::ALL. */
+enum {
+    OP_BARRIER, OP_BCAST, OP_GATHER, OP_GATHERV, OP_SCATTER, OP_SCATTERV, OP_ALLGATHER,
+    OP_ALLGATHERV, OP_ALLTOALL, OP_ALLTOALLV, OP_ALLTOALLW, OP_REDUCE, OP_ALLREDUCE,
+    OP_REDUCE_SCATTER, OP_REDUCE_SCATTER_BLOCK, OP_SCAN, OP_EXSCAN
+};
+
+/* Between MPI_Init and MPI_Finalize. */
+static int active = 0;
+
+/* A handle as an integer key: a pointer in Open MPI, an int in MPICH. */
+#define KEY(handle) ((uint64_t)(uintptr_t)(handle))
+
+static uint64_t bytes_of(int count, MPI_Datatype type)
+{
+    MPI_Count size = 0;
+    if (count <= 0 || PMPI_Type_size_x(type, &size) != MPI_SUCCESS || size < 0)
+        return 0;
+    return (uint64_t)count * (uint64_t)size;
+}
+
+/* Describes `comm` to the Rust side: the world rank of each rank of its group (the
+ * remote group of an intercommunicator), and this process's rank in it. */
+static void describe(MPI_Comm comm, uint64_t key)
+{
+    int inter = 0, n = 0, rank = 0;
+    MPI_Group group, world;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+        return;
+    if ((inter ? PMPI_Comm_remote_group(comm, &group) : PMPI_Comm_group(comm, &group)) !=
+        MPI_SUCCESS)
+        return;
+    PMPI_Comm_rank(comm, &rank);
+    PMPI_Group_size(group, &n);
+    PMPI_Comm_group(MPI_COMM_WORLD, &world);
+    int *local = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    int *peers = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    if (local && peers) {
+        for (int i = 0; i < n; i++)
+            local[i] = i;
+        if (PMPI_Group_translate_ranks(group, n, local, world, peers) == MPI_SUCCESS)
+            orcs_prof_register(key, n, peers, rank, inter);
+    }
+    free(local);
+    free(peers);
+    PMPI_Group_free(&group);
+    PMPI_Group_free(&world);
+}
+
+/* A window's key: its handle with the top bit set, apart from communicators' keys. */
+#define WIN_KEY(win) (KEY(win) | ((uint64_t)1 << 63))
+
+/* Describes window `win` to the Rust side like a communicator, from its group. */
+static uint64_t win_key(MPI_Win win)
+{
+    uint64_t key = WIN_KEY(win);
+    if (orcs_prof_knows(key))
+        return key;
+    MPI_Group group, world;
+    int n = 0, rank = 0;
+    if (PMPI_Win_get_group(win, &group) != MPI_SUCCESS)
+        return key;
+    PMPI_Group_size(group, &n);
+    PMPI_Group_rank(group, &rank);
+    PMPI_Comm_group(MPI_COMM_WORLD, &world);
+    int *local = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    int *peers = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    if (local && peers) {
+        for (int i = 0; i < n; i++)
+            local[i] = i;
+        if (PMPI_Group_translate_ranks(group, n, local, world, peers) == MPI_SUCCESS)
+            orcs_prof_register(key, n, peers, rank, 0);
+    }
+    free(local);
+    free(peers);
+    PMPI_Group_free(&group);
+    PMPI_Group_free(&world);
+    return key;
+}
+
+static uint64_t comm_key(MPI_Comm comm)
+{
+    uint64_t key = KEY(comm);
+    if (!orcs_prof_knows(key))
+        describe(comm, key);
+    return key;
+}
+
+static void record_send(int count, MPI_Datatype type, int dest, MPI_Comm comm)
+{
+    if (!active || dest == MPI_PROC_NULL)
+        return;
+    uint64_t bytes = bytes_of(count, type);
+    /* One call when the communicator is known, the common case. */
+    if (!orcs_prof_send(KEY(comm), dest, bytes))
+        orcs_prof_send(comm_key(comm), dest, bytes);
+}
+
+static void record_persistent(int count, MPI_Datatype type, int dest, MPI_Comm comm,
+                              int rc, MPI_Request *request)
+{
+    if (!active || rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
+        return;
+    orcs_prof_persistent(KEY(*request), comm_key(comm), dest, bytes_of(count, type));
+}
+
+static int commutes(MPI_Op op)
+{
+    int commute = 1;
+    if (PMPI_Op_commutative(op, &commute) != MPI_SUCCESS)
+        commute = 1;
+    return commute;
+}
+
+/* A collective with one size. */
+static void record_collective(MPI_Comm comm, int op, int root, int commutative, uint64_t bytes)
+{
+    if (active && !orcs_prof_collective(KEY(comm), op, root, commutative, bytes, NULL, 0))
+        orcs_prof_collective(comm_key(comm), op, root, commutative, bytes, NULL, 0);
+}
+
+/* A collective with one size per rank: counts[i] × size(types[i]) (or of `type` for
+ * all when `types` is NULL), over the communicator's size (its remote group's for an
+ * intercommunicator, which the model does not expand). */
+static void record_per_rank(MPI_Comm comm, int op, int root, int commutative,
+                            const int counts[], MPI_Datatype type, const MPI_Datatype types[])
+{
+    if (!active)
+        return;
+    int n = 0, inter = 0;
+    PMPI_Comm_test_inter(comm, &inter);
+    if ((inter ? PMPI_Comm_remote_size(comm, &n) : PMPI_Comm_size(comm, &n)) != MPI_SUCCESS ||
+        n <= 0 || counts == NULL)
+        return;
+    uint64_t *sizes = malloc(sizeof(uint64_t) * (size_t)n);
+    if (!sizes)
+        return;
+    for (int i = 0; i < n; i++)
+        sizes[i] = bytes_of(counts[i], types ? types[i] : type);
+    orcs_prof_collective(comm_key(comm), op, root, commutative, 0, sizes, n);
+    free(sizes);
+}
+
+static int rank_in(MPI_Comm comm)
+{
+    int rank = -1;
+    PMPI_Comm_rank(comm, &rank);
+    return rank;
+}
+
+/* ---- start and end --------------------------------------------------------------- */
+
+static void begin(void)
+{
+    int rank = 0, size = 0, length = 0;
+    char host[MPI_MAX_PROCESSOR_NAME + 1] = {0};
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (PMPI_Get_processor_name(host, &length) != MPI_SUCCESS)
+        host[0] = 0;
+    orcs_prof_start(rank, size, host);
+    active = 1;
+    comm_key(MPI_COMM_WORLD);
+}
+
+int orcs_wrap_MPI_Init(int *argc, char ***argv)
+{
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS)
+        begin();
+    return rc;
+}
+
+int orcs_wrap_MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS)
+        begin();
+    return rc;
+}
+
+/* Every rank takes part in the same collectives here whatever fails on its own side,
+ * so that no rank waits for another forever; a rank that cannot gather says so. */
+static void finish(void)
+{
+    int rank = 0, size = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    int local[2] = {orcs_prof_phase_count(), orcs_prof_used_pcontrol()}, agreed[2] = {0, 0};
+    PMPI_Allreduce(local, agreed, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    orcs_prof_ensure_phases(agreed[0], agreed[1]);
+    uint64_t *tx = malloc(sizeof(uint64_t) * 2 * (size_t)size);
+    uint64_t *rx = malloc(sizeof(uint64_t) * 2 * (size_t)size);
+    int64_t *lengths = rank == 0 ? malloc(sizeof(int64_t) * (size_t)size) : NULL;
+    int *counts = rank == 0 ? malloc(sizeof(int) * (size_t)size) : NULL;
+    int *displs = rank == 0 ? malloc(sizeof(int) * (size_t)size) : NULL;
+    int ok = tx && rx && (rank != 0 || (lengths && counts && displs)), all_ok = 0;
+    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all_ok) {
+        if (rank == 0)
+            fprintf(stderr, "orcs-profiler: out of memory at MPI_Finalize: no matrix written\n");
+        agreed[0] = 0;
+    }
+    for (int level = 0; level < agreed[0]; level++) {
+        /* What each rank fetched from the others becomes the others' sends. */
+        orcs_prof_pulled_pairs(level, tx);
+        PMPI_Alltoall(tx, 2, MPI_UINT64_T, rx, 2, MPI_UINT64_T, MPI_COMM_WORLD);
+        orcs_prof_add_served(level, rx);
+        orcs_prof_tx_pairs(level, tx);
+        PMPI_Alltoall(tx, 2, MPI_UINT64_T, rx, 2, MPI_UINT64_T, MPI_COMM_WORLD);
+        orcs_prof_set_rx(level, rx);
+        int64_t length = orcs_prof_row_len(level);
+        uint64_t *row = malloc(sizeof(uint64_t) * (size_t)(length > 0 ? length : 1));
+        if (!row || length > INT_MAX)
+            length = 0;
+        else
+            orcs_prof_row(level, row);
+        PMPI_Gather(&length, 1, MPI_INT64_T, lengths, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+        uint64_t *rows = NULL;
+        int gather = 1;
+        if (rank == 0) {
+            int64_t total = 0;
+            for (int r = 0; r < size; r++) {
+                displs[r] = (int)total;
+                counts[r] = (int)lengths[r];
+                total += lengths[r];
+                if (total > INT_MAX)
+                    break;
+            }
+            rows = total <= INT_MAX ? malloc(sizeof(uint64_t) * (size_t)(total > 0 ? total : 1))
+                                    : NULL;
+            gather = rows != NULL;
+            if (!gather)
+                fprintf(stderr, "orcs-profiler: the matrix of phase %d is too large to gather: "
+                                "not written\n", level);
+        }
+        PMPI_Bcast(&gather, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (gather) {
+            PMPI_Gatherv(row, (int)length, MPI_UINT64_T, rows, counts, displs, MPI_UINT64_T, 0,
+                         MPI_COMM_WORLD);
+            if (rank == 0)
+                orcs_prof_write_matrix(level, rows, lengths);
+        }
+        free(rows);
+        free(row);
+    }
+    free(tx);
+    free(rx);
+    free(lengths);
+    free(counts);
+    free(displs);
+    orcs_prof_finish();
+    /* No rank leaves MPI_Finalize before every file is written: a launcher that ends
+     * the job when one rank exits (with an error status, say) would cut them short. */
+    PMPI_Barrier(MPI_COMM_WORLD);
+}
+
+int orcs_wrap_MPI_Finalize(void)
+{
+    if (active)
+        finish();
+    active = 0;
+    return PMPI_Finalize();
+}
+
+int orcs_wrap_MPI_Pcontrol(const int level, ...)
+{
+    if (active)
+        orcs_prof_pcontrol(level);
+    return PMPI_Pcontrol(level);
+}
+
+/* ---- communicators --------------------------------------------------------------- */
+
+int orcs_wrap_MPI_Comm_free(MPI_Comm *comm)
+{
+    if (active && comm)
+        orcs_prof_forget(KEY(*comm));
+    return PMPI_Comm_free(comm);
+}
+
+int orcs_wrap_MPI_Comm_disconnect(MPI_Comm *comm)
+{
+    if (active && comm)
+        orcs_prof_forget(KEY(*comm));
+    return PMPI_Comm_disconnect(comm);
+}
+
+/* ---- point to point -------------------------------------------------------------- */
+
+#define BLOCKING_SEND(NAME)                                                                  \
+    int orcs_wrap_MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,         \
+                   MPI_Comm comm)                                                            \
+    {                                                                                        \
+        record_send(count, type, dest, comm);                                                \
+        return PMPI_##NAME(buf, count, type, dest, tag, comm);                               \
+    }
+BLOCKING_SEND(Send)
+BLOCKING_SEND(Bsend)
+BLOCKING_SEND(Ssend)
+BLOCKING_SEND(Rsend)
+
+#define NONBLOCKING_SEND(NAME)                                                               \
+    int orcs_wrap_MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,         \
+                   MPI_Comm comm, MPI_Request *request)                                      \
+    {                                                                                        \
+        record_send(count, type, dest, comm);                                                \
+        return PMPI_##NAME(buf, count, type, dest, tag, comm, request);                      \
+    }
+NONBLOCKING_SEND(Isend)
+NONBLOCKING_SEND(Ibsend)
+NONBLOCKING_SEND(Issend)
+NONBLOCKING_SEND(Irsend)
+
+#define PERSISTENT_SEND(NAME)                                                                \
+    int orcs_wrap_MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,         \
+                   MPI_Comm comm, MPI_Request *request)                                      \
+    {                                                                                        \
+        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, request);                    \
+        record_persistent(count, type, dest, comm, rc, request);                             \
+        return rc;                                                                           \
+    }
+PERSISTENT_SEND(Send_init)
+PERSISTENT_SEND(Bsend_init)
+PERSISTENT_SEND(Ssend_init)
+PERSISTENT_SEND(Rsend_init)
+
+int orcs_wrap_MPI_Start(MPI_Request *request)
+{
+    if (active && request)
+        orcs_prof_start_request(KEY(*request));
+    return PMPI_Start(request);
+}
+
+int orcs_wrap_MPI_Startall(int count, MPI_Request requests[])
+{
+    if (active && requests)
+        for (int i = 0; i < count; i++)
+            orcs_prof_start_request(KEY(requests[i]));
+    return PMPI_Startall(count, requests);
+}
+
+int orcs_wrap_MPI_Request_free(MPI_Request *request)
+{
+    if (active && request)
+        orcs_prof_free_request(KEY(*request));
+    return PMPI_Request_free(request);
+}
+
+int orcs_wrap_MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                 int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                 int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    record_send(sendcount, sendtype, dest, comm);
+    return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                         recvtype, source, recvtag, comm, status);
+}
+
+int orcs_wrap_MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
+                         int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    record_send(count, type, dest, comm);
+    return PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm,
+                                 status);
+}
+
+/* ---- collectives: blocking and non-blocking forms ------------------------------------ */
+
+/* The same body for MPI_X(params) and MPI_IX(params, request): PARAMS and ARGS are
+ * parenthesised lists. */
+#define COLLECTIVE(NAME, PARAMS, ARGS, RECORD)                                               \
+    int orcs_wrap_MPI_##NAME PARAMS                                                                    \
+    {                                                                                        \
+        RECORD;                                                                              \
+        return PMPI_##NAME ARGS;                                                             \
+    }
+#define WITH_REQUEST(...) (__VA_ARGS__, MPI_Request *request)
+#define AND_REQUEST(...) (__VA_ARGS__, request)
+#define BOTH(NAME, INAME, PARAMS, ARGS, RECORD)                                              \
+    COLLECTIVE(NAME, PARAMS, ARGS, RECORD)                                                   \
+    COLLECTIVE(INAME, WITH_REQUEST PARAMS, AND_REQUEST ARGS, RECORD)
+
+BOTH(Barrier, Ibarrier, (MPI_Comm comm), (comm), record_collective(comm, OP_BARRIER, 0, 1, 0))
+
+BOTH(Bcast, Ibcast, (void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm),
+     (buf, count, type, root, comm),
+     record_collective(comm, OP_BCAST, root, 1, bytes_of(count, type)))
+
+BOTH(Reduce, Ireduce,
+     (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+      MPI_Comm comm),
+     (sendbuf, recvbuf, count, type, op, root, comm),
+     record_collective(comm, OP_REDUCE, root, commutes(op), bytes_of(count, type)))
+
+BOTH(Allreduce, Iallreduce,
+     (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+      MPI_Comm comm),
+     (sendbuf, recvbuf, count, type, op, comm),
+     record_collective(comm, OP_ALLREDUCE, 0, commutes(op), bytes_of(count, type)))
+
+BOTH(Scan, Iscan,
+     (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+      MPI_Comm comm),
+     (sendbuf, recvbuf, count, type, op, comm),
+     record_collective(comm, OP_SCAN, 0, commutes(op), bytes_of(count, type)))
+
+BOTH(Exscan, Iexscan,
+     (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
+      MPI_Comm comm),
+     (sendbuf, recvbuf, count, type, op, comm),
+     record_collective(comm, OP_EXSCAN, 0, commutes(op), bytes_of(count, type)))
+
+/* One rank's block: the send side, or the receive side when the root sends in place. */
+#define BLOCK(sendbuf, scount, stype, rcount, rtype)                                         \
+    ((sendbuf) == MPI_IN_PLACE ? bytes_of(rcount, rtype) : bytes_of(scount, stype))
+
+BOTH(Gather, Igather,
+     (const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+      MPI_Datatype rtype, int root, MPI_Comm comm),
+     (sendbuf, scount, stype, recvbuf, rcount, rtype, root, comm),
+     record_collective(comm, OP_GATHER, root, 1, BLOCK(sendbuf, scount, stype, rcount, rtype)))
+
+/* Every rank receives a block of the scatter: its receive side, or the root's send side
+ * when it receives in place. */
+BOTH(Scatter, Iscatter,
+     (const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+      MPI_Datatype rtype, int root, MPI_Comm comm),
+     (sendbuf, scount, stype, recvbuf, rcount, rtype, root, comm),
+     record_collective(comm, OP_SCATTER, root, 1,
+                       recvbuf == MPI_IN_PLACE ? bytes_of(scount, stype)
+                                               : bytes_of(rcount, rtype)))
+
+BOTH(Allgather, Iallgather,
+     (const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+      MPI_Datatype rtype, MPI_Comm comm),
+     (sendbuf, scount, stype, recvbuf, rcount, rtype, comm),
+     record_collective(comm, OP_ALLGATHER, 0, 1, BLOCK(sendbuf, scount, stype, rcount, rtype)))
+
+BOTH(Alltoall, Ialltoall,
+     (const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+      MPI_Datatype rtype, MPI_Comm comm),
+     (sendbuf, scount, stype, recvbuf, rcount, rtype, comm),
+     record_collective(comm, OP_ALLTOALL, 0, 1, BLOCK(sendbuf, scount, stype, rcount, rtype)))
+
+/* The root gathers a block of its own size from each rank; the others send one. */
+static void record_gatherv(MPI_Comm comm, int root, int scount, MPI_Datatype stype,
+                           const int rcounts[], MPI_Datatype rtype)
+{
+    if (!active)
+        return;
+    if (rank_in(comm) == root)
+        record_per_rank(comm, OP_GATHERV, root, 1, rcounts, rtype, NULL);
+    else
+        record_collective(comm, OP_GATHERV, root, 1, bytes_of(scount, stype));
+}
+
+BOTH(Gatherv, Igatherv,
+     (const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, const int rcounts[],
+      const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm),
+     (sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, root, comm),
+     record_gatherv(comm, root, scount, stype, rcounts, rtype))
+
+/* The root scatters a block of its own size to each rank; the others receive one. */
+static void record_scatterv(MPI_Comm comm, int root, const int scounts[], MPI_Datatype stype,
+                            int rcount, MPI_Datatype rtype)
+{
+    if (!active)
+        return;
+    if (rank_in(comm) == root)
+        record_per_rank(comm, OP_SCATTERV, root, 1, scounts, stype, NULL);
+    else
+        record_collective(comm, OP_SCATTERV, root, 1, bytes_of(rcount, rtype));
+}
+
+BOTH(Scatterv, Iscatterv,
+     (const void *sendbuf, const int scounts[], const int displs[], MPI_Datatype stype,
+      void *recvbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm),
+     (sendbuf, scounts, displs, stype, recvbuf, rcount, rtype, root, comm),
+     record_scatterv(comm, root, scounts, stype, rcount, rtype))
+
+BOTH(Allgatherv, Iallgatherv,
+     (const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, const int rcounts[],
+      const int displs[], MPI_Datatype rtype, MPI_Comm comm),
+     (sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, comm),
+     record_per_rank(comm, OP_ALLGATHERV, 0, 1, rcounts, rtype, NULL))
+
+BOTH(Alltoallv, Ialltoallv,
+     (const void *sendbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
+      void *recvbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
+      MPI_Comm comm),
+     (sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype, comm),
+     record_per_rank(comm, OP_ALLTOALLV, 0, 1, sendbuf == MPI_IN_PLACE ? rcounts : scounts,
+                     sendbuf == MPI_IN_PLACE ? rtype : stype, NULL))
+
+BOTH(Alltoallw, Ialltoallw,
+     (const void *sendbuf, const int scounts[], const int sdispls[],
+      const MPI_Datatype stypes[], void *recvbuf, const int rcounts[], const int rdispls[],
+      const MPI_Datatype rtypes[], MPI_Comm comm),
+     (sendbuf, scounts, sdispls, stypes, recvbuf, rcounts, rdispls, rtypes, comm),
+     record_per_rank(comm, OP_ALLTOALLW, 0, 1, sendbuf == MPI_IN_PLACE ? rcounts : scounts,
+                     MPI_DATATYPE_NULL, sendbuf == MPI_IN_PLACE ? rtypes : stypes))
+
+BOTH(Reduce_scatter, Ireduce_scatter,
+     (const void *sendbuf, void *recvbuf, const int rcounts[], MPI_Datatype type, MPI_Op op,
+      MPI_Comm comm),
+     (sendbuf, recvbuf, rcounts, type, op, comm),
+     record_per_rank(comm, OP_REDUCE_SCATTER, 0, commutes(op), rcounts, type, NULL))
+
+BOTH(Reduce_scatter_block, Ireduce_scatter_block,
+     (const void *sendbuf, void *recvbuf, int rcount, MPI_Datatype type, MPI_Op op,
+      MPI_Comm comm),
+     (sendbuf, recvbuf, rcount, type, op, comm),
+     record_collective(comm, OP_REDUCE_SCATTER_BLOCK, 0, commutes(op), bytes_of(rcount, type)))
+
+/* ---- one-sided communication ------------------------------------------------------- */
+
+int orcs_wrap_MPI_Win_free(MPI_Win *win)
+{
+    if (active && win)
+        orcs_prof_forget(WIN_KEY(*win));
+    return PMPI_Win_free(win);
+}
+
+/* Data from this rank to `target` of the window. */
+static void record_put(int count, MPI_Datatype type, int target, MPI_Win win)
+{
+    if (active && target != MPI_PROC_NULL)
+        (void)orcs_prof_send(win_key(win), target, bytes_of(count, type));
+}
+
+/* Data from `target` of the window to this rank. */
+static void record_get(int count, MPI_Datatype type, int target, MPI_Win win)
+{
+    if (active && target != MPI_PROC_NULL)
+        orcs_prof_pull(win_key(win), target, bytes_of(count, type));
+}
+
+#define PUT_PARAMS                                                                           \
+    const void *origin, int origin_count, MPI_Datatype origin_type, int target,              \
+        MPI_Aint target_disp, int target_count, MPI_Datatype target_type
+#define PUT_ARGS origin, origin_count, origin_type, target, target_disp, target_count, target_type
+
+COLLECTIVE(Put, (PUT_PARAMS, MPI_Win win), (PUT_ARGS, win),
+           record_put(origin_count, origin_type, target, win))
+COLLECTIVE(Rput, (PUT_PARAMS, MPI_Win win, MPI_Request *request), (PUT_ARGS, win, request),
+           record_put(origin_count, origin_type, target, win))
+COLLECTIVE(Accumulate, (PUT_PARAMS, MPI_Op op, MPI_Win win), (PUT_ARGS, op, win),
+           record_put(origin_count, origin_type, target, win))
+COLLECTIVE(Raccumulate, (PUT_PARAMS, MPI_Op op, MPI_Win win, MPI_Request *request),
+           (PUT_ARGS, op, win, request), record_put(origin_count, origin_type, target, win))
+
+#define GET_PARAMS                                                                           \
+    void *origin, int origin_count, MPI_Datatype origin_type, int target,                    \
+        MPI_Aint target_disp, int target_count, MPI_Datatype target_type
+
+COLLECTIVE(Get, (GET_PARAMS, MPI_Win win), (PUT_ARGS, win),
+           record_get(origin_count, origin_type, target, win))
+COLLECTIVE(Rget, (GET_PARAMS, MPI_Win win, MPI_Request *request), (PUT_ARGS, win, request),
+           record_get(origin_count, origin_type, target, win))
+
+/* Get_accumulate: the origin's data to the target, the target's old data back. */
+static void record_get_accumulate(int origin_count, MPI_Datatype origin_type, int result_count,
+                                  MPI_Datatype result_type, int target, MPI_Win win)
+{
+    record_put(origin_count, origin_type, target, win);
+    record_get(result_count, result_type, target, win);
+}
+
+#define GET_ACC_PARAMS                                                                       \
+    const void *origin, int origin_count, MPI_Datatype origin_type, void *result,            \
+        int result_count, MPI_Datatype result_type, int target, MPI_Aint target_disp,        \
+        int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win
+#define GET_ACC_ARGS                                                                         \
+    origin, origin_count, origin_type, result, result_count, result_type, target,            \
+        target_disp, target_count, target_type, op, win
+
+COLLECTIVE(Get_accumulate, (GET_ACC_PARAMS), (GET_ACC_ARGS),
+           record_get_accumulate(origin_count, origin_type, result_count, result_type, target,
+                                 win))
+COLLECTIVE(Rget_accumulate, (GET_ACC_PARAMS, MPI_Request *request), (GET_ACC_ARGS, request),
+           record_get_accumulate(origin_count, origin_type, result_count, result_type, target,
+                                 win))
+
+/* One element each way. */
+COLLECTIVE(Fetch_and_op,
+           (const void *origin, void *result, MPI_Datatype type, int target, MPI_Aint disp,
+            MPI_Op op, MPI_Win win),
+           (origin, result, type, target, disp, op, win),
+           record_get_accumulate(1, type, 1, type, target, win))
+
+/* The new value and the comparand to the target, the old value back. */
+COLLECTIVE(Compare_and_swap,
+           (const void *origin, const void *compare, void *result, MPI_Datatype type,
+            int target, MPI_Aint disp, MPI_Win win),
+           (origin, compare, result, type, target, disp, win),
+           record_get_accumulate(2, type, 1, type, target, win))
