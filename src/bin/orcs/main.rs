@@ -9,6 +9,8 @@
 //! * 2: broken routes (or a routing that can deadlock) found by `orcs check`,
 //!   `orcs convert` or `orcs gen`, whose output is still written. With `--orcs-compat`,
 //!   `-g` exits with the level count, as ORCS did.
+//! * `orcs profile` passes on the status of the command it ran when that fails (128 +
+//!   the signal when a signal ended it).
 //! * 101: an internal error, a bug: a panic anywhere, on any thread, prints
 //!   `orcs: internal error: <message> at <file:line:column>; this is a bug, please
 //!   report it` (with the backtrace too when `RUST_BACKTRACE` is set) and exits.

@@ -163,6 +163,10 @@ impl Request {
                     .output("--matrix-out", p.matrix_out.as_deref())
                     .output(PLOT, p.plot.as_ref().map(|(path, _)| path.as_str()));
             }
+            Request::Profile(p) => {
+                f.input("--library", &p.library)
+                    .output(OUTPUT, Some(&p.output));
+            }
             Request::Queue(p) => {
                 f.inputs("--config", &p.config_file);
                 if let Some(spec) = &p.fabric {

@@ -10,6 +10,7 @@ pub mod gen;
 pub mod jobs;
 pub mod map;
 pub mod plot;
+pub mod profile;
 pub mod queue;
 pub mod report;
 pub mod scan;
@@ -96,8 +97,12 @@ enum Command {
     /// MPI traces (SST DUMPI): `orcs trace dump` prints one as text, byte for byte as
     /// sst-dumpi's dumpi2ascii does.
     Trace(trace::TraceArgs),
-    /// The synthetic task model (Rumley et al.): task trees, their footprints and loads, and root tasks executed by a central work-sharing scheduler on a crossbar or a routed fabric whose links the messages share.
+    /// The synthetic task model (Rumley et al.): task trees, their footprints and loads, and root tasks executed by a central or a work-stealing scheduler on a crossbar or a routed fabric whose links the messages share.
     Tasks(Box<tasks::TasksArgs>),
+    /// Run an MPI application with the profiling library preloaded into its ranks
+    /// (`orcs profile -- mpirun -n 8 ./app`): what each rank sends to each other,
+    /// collectives modelled, as matrices `-p matrix --traffic` reads.
+    Profile(profile::ProfileArgs),
 }
 
 /// What the user asked for, validated as far as possible without reading any input.
@@ -144,6 +149,8 @@ pub enum Request {
     Trace(trace::TracePlan),
     /// Describe or simulate a task model.
     Tasks(tasks::TasksPlan),
+    /// Profile an MPI application.
+    Profile(profile::ProfilePlan),
 }
 
 impl Request {
@@ -171,6 +178,7 @@ impl Cli {
             Some(Command::Queue(q)) => Request::Queue(Box::new(q.into_plan()?)),
             Some(Command::Trace(t)) => Request::Trace(t.into_plan()?),
             Some(Command::Tasks(t)) => Request::Tasks(t.into_plan()?),
+            Some(Command::Profile(p)) => Request::Profile(p.into_plan()?),
             None => self.sim.into_request()?,
         };
         Ok(Invocation {
@@ -190,9 +198,13 @@ impl Cli {
             Some(Command::Queue(q)) => Some(&q.threads),
             Some(Command::Trace(t)) => t.threads(),
             Some(Command::Tasks(t)) => t.threads(),
-            Some(Command::Map(_) | Command::Plot(_) | Command::Report(_) | Command::Traffic(_)) => {
-                None
-            }
+            Some(
+                Command::Map(_)
+                | Command::Plot(_)
+                | Command::Report(_)
+                | Command::Traffic(_)
+                | Command::Profile(_),
+            ) => None,
             None => Some(&self.sim.threads),
         }
     }

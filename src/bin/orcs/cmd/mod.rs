@@ -8,6 +8,7 @@ mod jobs;
 mod map;
 mod matrix;
 mod plot;
+mod profile;
 mod queue;
 mod report;
 mod scan;
@@ -54,6 +55,7 @@ pub fn run(request: Request, ranks: Ranks) -> Result<ExitCode> {
         Request::Queue(plan) => queue::run(&plan),
         Request::Trace(plan) => trace::run(&plan),
         Request::Tasks(plan) => tasks::run(&plan),
+        Request::Profile(plan) => profile::run(&plan),
     }
 }
 
