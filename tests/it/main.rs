@@ -25,6 +25,7 @@ mod limits;
 #[cfg(feature = "mpi")]
 mod mpi;
 mod outputs;
+mod profile;
 mod properties;
 mod queueing;
 mod report;

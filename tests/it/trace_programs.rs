@@ -12,15 +12,15 @@ use crate::support::{orcs, Run};
 use std::collections::BTreeMap;
 
 /// The world sizes every program runs with.
-const RANKS: [usize; 2] = [4, 8];
+pub(crate) const RANKS: [usize; 2] = [4, 8];
 
 /// Traffic between world ranks: (source, destination) → (bytes, messages).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-struct Traffic(BTreeMap<(usize, usize), (u64, u64)>);
+pub(crate) struct Traffic(pub(crate) BTreeMap<(usize, usize), (u64, u64)>);
 
 impl Traffic {
     /// One message of `bytes` from `src` to `dst`.
-    fn send(&mut self, src: usize, dst: usize, bytes: u64) {
+    pub(crate) fn send(&mut self, src: usize, dst: usize, bytes: u64) {
         let pair = self.0.entry((src, dst)).or_default();
         pair.0 += bytes;
         pair.1 += 1;
@@ -30,13 +30,16 @@ impl Traffic {
     /// distinct pairs sorted by source, then destination.
     #[track_caller]
     fn from_csv(run: &Run) -> Traffic {
-        let mut lines = run.stdout.lines();
-        assert_eq!(
-            lines.next(),
-            Some("src,dst,bytes,messages"),
-            "{}",
-            run.describe()
-        );
+        Traffic::from_csv_text(&run.stdout, &run.describe())
+    }
+
+    /// Reads a `src,dst,bytes,messages` CSV after its `#` comment lines, checking its
+    /// header and that the rows are distinct pairs sorted by source, then destination;
+    /// `context` tells where it came from on failure.
+    #[track_caller]
+    pub(crate) fn from_csv_text(text: &str, context: &str) -> Traffic {
+        let mut lines = text.lines().skip_while(|l| l.starts_with('#'));
+        assert_eq!(lines.next(), Some("src,dst,bytes,messages"), "{context}");
         let mut traffic = Traffic::default();
         let mut previous = None;
         for line in lines {
@@ -44,17 +47,16 @@ impl Traffic {
                 .split(',')
                 .map(|f| {
                     f.parse()
-                        .unwrap_or_else(|_| panic!("row {line:?}\n{}", run.describe()))
+                        .unwrap_or_else(|_| panic!("row {line:?}\n{context}"))
                 })
                 .collect();
             let [src, dst, bytes, messages] = fields[..] else {
-                panic!("row {line:?} has not 4 fields\n{}", run.describe());
+                panic!("row {line:?} has not 4 fields\n{context}");
             };
             let pair = (src as usize, dst as usize);
             assert!(
                 previous < Some(pair),
-                "row {line:?} out of order\n{}",
-                run.describe()
+                "row {line:?} out of order\n{context}"
             );
             previous = Some(pair);
             traffic.0.insert(pair, (bytes, messages));
@@ -63,7 +65,7 @@ impl Traffic {
     }
 
     /// The pairs where `self` and `other` differ, one line each.
-    fn differences(&self, other: &Traffic) -> String {
+    pub(crate) fn differences(&self, other: &Traffic) -> String {
         let mut pairs: Vec<&(usize, usize)> = self.0.keys().chain(other.0.keys()).collect();
         pairs.sort();
         pairs.dedup();
@@ -166,7 +168,7 @@ fn one_sided_traffic_follows_the_data_through_the_window_communicator() {
 
 /// Forces, for every operation the collectives program calls, an algorithm whose
 /// schedule on a power-of-two world is simple.
-const FORCED: &str = "barrier=dissemination,bcast=binomial,reduce=binomial,\
+pub(crate) const FORCED: &str = "barrier=dissemination,bcast=binomial,reduce=binomial,\
 allreduce=recursive_doubling,allgather=recursive_doubling,alltoall=linear,gather=linear,\
 scatter=linear,reduce_scatter=pairwise,scan=recursive_doubling,exscan=recursive_doubling";
 
@@ -187,7 +189,7 @@ fn collectives_expand_by_the_chosen_algorithms_or_drop_out_when_excluded() {
 }
 
 /// ring.c: six messages of 1000 bytes from every rank to (r + 1) mod p.
-fn ring(p: usize) -> Traffic {
+pub(crate) fn ring(p: usize) -> Traffic {
     let mut t = Traffic::default();
     for r in 0..p {
         for _ in 0..6 {
@@ -198,7 +200,7 @@ fn ring(p: usize) -> Traffic {
 }
 
 /// alltoallv.c: r sends 4 (r + 1)(j + 1) bytes to every j ≠ r.
-fn alltoallv(p: usize) -> Traffic {
+pub(crate) fn alltoallv(p: usize) -> Traffic {
     let mut t = Traffic::default();
     for r in 0..p {
         for j in (0..p).filter(|&j| j != r) {
@@ -211,7 +213,7 @@ fn alltoallv(p: usize) -> Traffic {
 /// halo2d.c: on a grid of px columns (the largest divisor of p not above √p) by
 /// py = p / px rows, rank r = px·row + column sends 800 bytes east, 240 west, 1600 to the
 /// row below (row − 1) and 400 to the row above (row + 1), periodically.
-fn halo2d(p: usize) -> Traffic {
+pub(crate) fn halo2d(p: usize) -> Traffic {
     let px = (1..=p).filter(|d| d * d <= p && p % d == 0).max().unwrap();
     let py = p / px;
     let at = |column: usize, row: usize| row * px + column;
@@ -228,7 +230,7 @@ fn halo2d(p: usize) -> Traffic {
 
 /// onesided.c: a put of 64 (r + 1) bytes to r + 1, an accumulate of 24 bytes to r + 3,
 /// and a get of 32 bytes whose data moves from r + 2 to r (mod p).
-fn onesided(p: usize) -> Traffic {
+pub(crate) fn onesided(p: usize) -> Traffic {
     let mut t = Traffic::default();
     for r in 0..p {
         t.send(r, (r + 1) % p, 64 * (r as u64 + 1));
@@ -278,7 +280,7 @@ fn collectives_common(p: usize) -> Traffic {
 
 /// collectives.c expanded with [`FORCED`]: linear gather and scatter, pairwise
 /// reduce-scatter.
-fn collectives_forced(p: usize) -> Traffic {
+pub(crate) fn collectives_forced(p: usize) -> Traffic {
     collectives_common(p)
         + linear_gather(p, 2 % p, 64)
         + linear_scatter(p, 3 % p, 128)
@@ -291,7 +293,7 @@ fn collectives_forced(p: usize) -> Traffic {
 /// power of two is recursive doubling, a 400-byte alltoall block is medium (linear),
 /// gather and scatter are binomial, a commutative reduce-scatter of 4 p (p + 1) bytes is
 /// recursive halving, scan and exscan recursive doubling.
-fn collectives_mpich(p: usize) -> Traffic {
+pub(crate) fn collectives_mpich(p: usize) -> Traffic {
     collectives_common(p)
         + binomial_gather(p, 2 % p, 64)
         + binomial_scatter(p, 3 % p, 128)
@@ -323,7 +325,7 @@ fn dissemination_barrier(p: usize) -> Traffic {
 
 /// MPICH's binomial bcast of `bytes` on a communicator whose rank k is world rank
 /// `members[k]`: relative rank v ≠ 0 receives the message from v − lowbit(v).
-fn binomial_bcast(members: &[usize], root: usize, bytes: u64) -> Traffic {
+pub(crate) fn binomial_bcast(members: &[usize], root: usize, bytes: u64) -> Traffic {
     let n = members.len();
     let world = |v: usize| members[(v + root) % n];
     let mut t = Traffic::default();
