@@ -643,3 +643,104 @@ COLLECTIVE(Compare_and_swap,
             int target, MPI_Aint disp, MPI_Win win),
            (origin, compare, result, type, target, disp, win),
            record_get_accumulate(2, type, 1, type, target, win))
+
+/* ---- neighbourhood collectives ------------------------------------------------------ */
+
+/* The destinations of `comm`'s virtual topology in MPI's neighbour order (for a
+ * Cartesian one, per dimension the rank at −1 then the one at +1; MPI_PROC_NULL kept
+ * in its place), into a new array; its length in *count. NULL without a topology. */
+static int *destinations(MPI_Comm comm, int *count)
+{
+    int kind = MPI_UNDEFINED, n = 0;
+    *count = 0;
+    if (PMPI_Topo_test(comm, &kind) != MPI_SUCCESS)
+        return NULL;
+    int *out = NULL;
+    if (kind == MPI_CART) {
+        int dims = 0;
+        PMPI_Cartdim_get(comm, &dims);
+        out = malloc(sizeof(int) * (size_t)(2 * dims > 0 ? 2 * dims : 1));
+        for (int d = 0; out && d < dims; d++) {
+            int source, dest;
+            PMPI_Cart_shift(comm, d, 1, &source, &dest);
+            /* The neighbour at −1 along d is the source of a shift by +1. */
+            out[2 * d] = source;
+            out[2 * d + 1] = dest;
+        }
+        n = 2 * dims;
+    } else if (kind == MPI_GRAPH) {
+        int rank = 0;
+        PMPI_Comm_rank(comm, &rank);
+        PMPI_Graph_neighbors_count(comm, rank, &n);
+        out = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+        if (out)
+            PMPI_Graph_neighbors(comm, rank, n, out);
+    } else if (kind == MPI_DIST_GRAPH) {
+        int indegree = 0, weighted = 0;
+        PMPI_Dist_graph_neighbors_count(comm, &indegree, &n, &weighted);
+        /* Weight arrays whether or not the graph has weights: MPI fills them or not. */
+        size_t ins = (size_t)(indegree > 0 ? indegree : 1), outs = (size_t)(n > 0 ? n : 1);
+        int *in = malloc(sizeof(int) * ins), *in_weights = malloc(sizeof(int) * ins);
+        int *out_weights = malloc(sizeof(int) * outs);
+        out = malloc(sizeof(int) * outs);
+        if (in && in_weights && out_weights && out)
+            PMPI_Dist_graph_neighbors(comm, indegree, in, in_weights, n, out, out_weights);
+        else
+            n = 0;
+        free(in);
+        free(in_weights);
+        free(out_weights);
+    }
+    if (!out)
+        return NULL;
+    *count = n;
+    return out;
+}
+
+/* A neighbourhood collective: to the i-th destination, counts[i] × size(types[i]), or
+ * `count` × size(`type`) to each when `counts` is NULL (`types` NULL: `type` for all). */
+static void record_neighbors(MPI_Comm comm, int count, MPI_Datatype type, const int counts[],
+                             const MPI_Datatype types[])
+{
+    if (!active)
+        return;
+    int n = 0;
+    int *dest = destinations(comm, &n);
+    if (!dest)
+        return;
+    for (int i = 0; i < n; i++)
+        record_send(counts ? counts[i] : count, types ? types[i] : type, dest[i], comm);
+    free(dest);
+}
+
+BOTH(Neighbor_allgather, Ineighbor_allgather,
+     (const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+      MPI_Datatype rtype, MPI_Comm comm),
+     (sendbuf, scount, stype, recvbuf, rcount, rtype, comm),
+     record_neighbors(comm, scount, stype, NULL, NULL))
+
+BOTH(Neighbor_allgatherv, Ineighbor_allgatherv,
+     (const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, const int rcounts[],
+      const int displs[], MPI_Datatype rtype, MPI_Comm comm),
+     (sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, comm),
+     record_neighbors(comm, scount, stype, NULL, NULL))
+
+BOTH(Neighbor_alltoall, Ineighbor_alltoall,
+     (const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
+      MPI_Datatype rtype, MPI_Comm comm),
+     (sendbuf, scount, stype, recvbuf, rcount, rtype, comm),
+     record_neighbors(comm, scount, stype, NULL, NULL))
+
+BOTH(Neighbor_alltoallv, Ineighbor_alltoallv,
+     (const void *sendbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
+      void *recvbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
+      MPI_Comm comm),
+     (sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype, comm),
+     record_neighbors(comm, 0, stype, scounts, NULL))
+
+BOTH(Neighbor_alltoallw, Ineighbor_alltoallw,
+     (const void *sendbuf, const int scounts[], const MPI_Aint sdispls[],
+      const MPI_Datatype stypes[], void *recvbuf, const int rcounts[],
+      const MPI_Aint rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm),
+     (sendbuf, scounts, sdispls, stypes, recvbuf, rcounts, rdispls, rtypes, comm),
+     record_neighbors(comm, 0, MPI_DATATYPE_NULL, scounts, stypes))

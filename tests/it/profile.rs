@@ -108,11 +108,12 @@ fn profiled_programs_send_their_closed_form_traffic() {
     let Some(_) = library() else { return };
     let dir = tempfile::tempdir().unwrap();
     type Case = (&'static str, &'static [&'static str], fn(usize) -> Traffic);
-    let cases: [Case; 6] = [
+    let cases: [Case; 7] = [
         ("ring", &[], ring),
         ("alltoallv", &[], alltoallv),
         ("halo2d", &[], halo2d),
         ("onesided", &[], onesided),
+        ("neighbors", &[], neighbors),
         ("collectives", &[], collectives_mpich),
         ("collectives", &["--algorithms", FORCED], collectives_forced),
     ];
@@ -145,6 +146,35 @@ fn profiled_programs_send_their_closed_form_traffic() {
             }
         }
     }
+}
+
+/// tests/mpi-programs/neighbors.c: on the d0 × d1 grid of MPI_Dims_create (4: 2 × 2,
+/// 8: 4 × 2; rank = d1·c0 + c1), 8 (i + 1) bytes to the i-th neighbour (c0 − 1, c0 + 1,
+/// c1 − 1, c1 + 1, periodically); 100 bytes to r + 1 and r + 3; 50 to r + 1 and r − 1.
+fn neighbors(p: usize) -> Traffic {
+    let (d0, d1) = match p {
+        4 => (2, 2),
+        8 => (4, 2),
+        _ => panic!("no grid written down for {p} ranks"),
+    };
+    let mut t = Traffic::default();
+    for r in 0..p {
+        let (c0, c1) = (r / d1, r % d1);
+        let grid = [
+            ((c0 + d0 - 1) % d0, c1),
+            ((c0 + 1) % d0, c1),
+            (c0, (c1 + d1 - 1) % d1),
+            (c0, (c1 + 1) % d1),
+        ];
+        for (i, (a, b)) in grid.into_iter().enumerate() {
+            t.send(r, a * d1 + b, 8 * (i as u64 + 1));
+        }
+        t.send(r, (r + 1) % p, 100);
+        t.send(r, (r + 3) % p, 100);
+        t.send(r, (r + 1) % p, 50);
+        t.send(r, (r + p - 1) % p, 50);
+    }
+    t
 }
 
 /// tests/mpi-programs/pcontrol_phases.c: the traffic of each MPI_Pcontrol level.
