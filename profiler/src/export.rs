@@ -47,7 +47,7 @@ fn phase_fields(phase: &Phase) -> Map<String, Value> {
 
 /// The rank's PFProf JSON document: the single-phase layout PFSim reads when the
 /// program never called `MPI_Pcontrol`, else the multi-phase layout (`n_phases`,
-/// `phases[k]` for level k, phase 0 the whole run; a level never entered is empty).
+/// `phases[k]` for level k, phase 0 the whole run; a level no rank entered is zeros).
 pub fn rank_json(profile: &Profile) -> String {
     let mut doc = Map::new();
     doc.insert("description".into(), DESCRIPTION.into());
@@ -56,7 +56,8 @@ pub fn rank_json(profile: &Profile) -> String {
     doc.insert("processor_name".into(), profile.host.clone().into());
     doc.insert("duration".into(), profile.duration().into());
     doc.insert("unattributed_sends".into(), profile.unattributed.into());
-    let empty = Phase::default();
+    // A level no rank entered: zeros, as PFProf writes them.
+    let empty = Phase::new(profile.ranks as usize);
     if profile.pcontrol {
         doc.insert("n_phases".into(), profile.phases.len().into());
         doc.insert(
@@ -159,6 +160,7 @@ mod tests {
         assert!(doc.get("tx_bytes").is_none());
         let phases = doc["phases"].as_array().unwrap();
         assert_eq!(phases[1]["n_events"], 0);
+        assert_eq!(phases[1]["tx_bytes"], json!([0, 0, 0]));
         assert_eq!(
             phases[2]["collectives"],
             json!([{"op": "barrier", "calls": 1, "bytes": 0}])

@@ -197,19 +197,20 @@ pub extern "C" fn orcs_prof_pcontrol(level: i32) {
     with((), |p| p.pcontrol(level));
 }
 
-/// The number of phase slots (phase 0 and every level up to the highest used); 0 when
-/// profiling is off.
+/// The phases this rank has, as a mask (bit k: phase k; see [`Profile::levels`]); 0
+/// when profiling is off.
 #[no_mangle]
-pub extern "C" fn orcs_prof_phase_count() -> i32 {
-    with(0, |p| p.phases.len() as i32)
+pub extern "C" fn orcs_prof_levels() -> u64 {
+    with(0, |p| p.levels())
 }
 
-/// Makes `count` phase slots exist, the agreed count of every rank; `pcontrol` non-zero
-/// when some rank called `MPI_Pcontrol` (so every rank writes the multi-phase layout).
+/// Makes the phases of `levels`, the mask combined over every rank, exist here;
+/// `pcontrol` non-zero when some rank called `MPI_Pcontrol` (so every rank writes the
+/// multi-phase layout).
 #[no_mangle]
-pub extern "C" fn orcs_prof_ensure_phases(count: i32, pcontrol: i32) {
+pub extern "C" fn orcs_prof_ensure_phases(levels: u64, pcontrol: i32) {
     with((), |p| {
-        p.ensure_phases(usize::try_from(count).unwrap_or(0));
+        p.ensure_phases(levels);
         p.pcontrol |= pcontrol != 0;
     });
 }

@@ -37,9 +37,9 @@ void orcs_prof_free_request(uint64_t request);
 int orcs_prof_collective(uint64_t comm, int op, int root, int commutative, uint64_t bytes,
                          const uint64_t *per_rank, int n);
 void orcs_prof_pcontrol(int level);
-int orcs_prof_phase_count(void);
+uint64_t orcs_prof_levels(void);
 int orcs_prof_used_pcontrol(void);
-void orcs_prof_ensure_phases(int count, int pcontrol);
+void orcs_prof_ensure_phases(uint64_t levels, int pcontrol);
 void orcs_prof_tx_pairs(int level, uint64_t *out);
 void orcs_prof_set_rx(int level, const uint64_t *pairs);
 int64_t orcs_prof_row_len(int level);
@@ -235,9 +235,12 @@ static void finish(void)
     int rank = 0, size = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
-    int local[2] = {orcs_prof_phase_count(), orcs_prof_used_pcontrol()}, agreed[2] = {0, 0};
-    PMPI_Allreduce(local, agreed, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    orcs_prof_ensure_phases(agreed[0], agreed[1]);
+    /* The phases some rank entered, and whether any called MPI_Pcontrol. */
+    uint64_t levels = orcs_prof_levels(), all_levels = 0;
+    int pcontrol = orcs_prof_used_pcontrol(), any_pcontrol = 0;
+    PMPI_Allreduce(&levels, &all_levels, 1, MPI_UINT64_T, MPI_BOR, MPI_COMM_WORLD);
+    PMPI_Allreduce(&pcontrol, &any_pcontrol, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    orcs_prof_ensure_phases(all_levels, any_pcontrol);
     uint64_t *tx = malloc(sizeof(uint64_t) * 2 * (size_t)size);
     uint64_t *rx = malloc(sizeof(uint64_t) * 2 * (size_t)size);
     int64_t *lengths = rank == 0 ? malloc(sizeof(int64_t) * (size_t)size) : NULL;
@@ -248,9 +251,11 @@ static void finish(void)
     if (!all_ok) {
         if (rank == 0)
             fprintf(stderr, "orcs-profiler: out of memory at MPI_Finalize: no matrix written\n");
-        agreed[0] = 0;
+        all_levels = 0;
     }
-    for (int level = 0; level < agreed[0]; level++) {
+    for (int level = 0; level < 64; level++) {
+        if (!(all_levels >> level & 1))
+            continue;
         /* What each rank fetched from the others becomes the others' sends. */
         orcs_prof_pulled_pairs(level, tx);
         PMPI_Alltoall(tx, 2, MPI_UINT64_T, rx, 2, MPI_UINT64_T, MPI_COMM_WORLD);

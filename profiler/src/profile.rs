@@ -10,9 +10,9 @@ use rustc_hash::FxHashMap;
 use std::time::Instant;
 
 /// The highest `MPI_Pcontrol` level that opens a phase of its own: levels above it are
-/// counted in the whole run only (a program passing a large number would otherwise
-/// make every rank hold that many vectors).
-pub const MAX_PHASE: i32 = 1024;
+/// counted in the whole run only. The levels used fit one 64-bit mask (bit 0 the whole
+/// run), which the ranks combine at the end to agree on the phases to gather.
+pub const MAX_PHASE: i32 = 63;
 
 /// What a process sent in one phase.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -44,7 +44,7 @@ pub struct Phase {
 }
 
 impl Phase {
-    fn new(ranks: usize) -> Phase {
+    pub(crate) fn new(ranks: usize) -> Phase {
         Phase {
             tx_bytes: vec![0; ranks],
             tx_messages: vec![0; ranks],
@@ -388,16 +388,26 @@ impl Profile {
         self.started.elapsed().as_secs_f64()
     }
 
-    /// Makes the phases `0..count` exist on this rank (every rank must send every
-    /// phase's vectors at the end, even those it never entered).
-    pub fn ensure_phases(&mut self, count: usize) {
-        let count = count.min(MAX_PHASE as usize + 1);
-        if self.phases.len() < count {
-            self.phases.resize(count, None);
+    /// The phases this rank has: bit k for phase k (bit 0, the whole run, always).
+    pub fn levels(&self) -> u64 {
+        (self.phases.iter().enumerate())
+            .filter(|(_, p)| p.is_some())
+            .fold(0, |mask, (k, _)| mask | 1 << k)
+    }
+
+    /// Makes the phases of `levels` (as [`Profile::levels`] gives them, combined over
+    /// every rank) exist on this rank: every rank sends every such phase's vectors at
+    /// the end, also those it never entered.
+    pub fn ensure_phases(&mut self, levels: u64) {
+        let highest = 63 - levels.leading_zeros() as usize;
+        if levels != 0 && self.phases.len() <= highest {
+            self.phases.resize(highest + 1, None);
         }
         let ranks = self.ranks as usize;
-        for p in self.phases.iter_mut() {
-            p.get_or_insert_with(|| Phase::new(ranks));
+        for (k, p) in self.phases.iter_mut().enumerate() {
+            if levels & 1 << k != 0 {
+                p.get_or_insert_with(|| Phase::new(ranks));
+            }
         }
     }
 }
@@ -542,13 +552,14 @@ mod tests {
         p.send(1, 1, 3);
         p.pcontrol(-4);
         p.send(1, 1, 3);
-        assert_eq!(p.phases.len(), 1);
+        p.pcontrol(MAX_PHASE);
+        assert_eq!(p.phases.len(), MAX_PHASE as usize + 1);
         assert_eq!(p.phases[0].as_ref().unwrap().tx_bytes, [0, 6]);
-        p.ensure_phases(3);
-        assert_eq!(p.phases.len(), 3);
-        assert!(p
-            .phases
-            .iter()
-            .all(|ph| ph.as_ref().unwrap().tx_bytes == [0, 0] || ph.as_ref().unwrap().events == 2));
+        assert_eq!(p.levels(), 1 | 1 << 63);
+        // Another rank used level 2: this one makes it, empty, and keeps the others.
+        p.ensure_phases(1 | 1 << 2 | 1 << 63);
+        assert_eq!(p.levels(), 1 | 1 << 2 | 1 << 63);
+        assert_eq!(p.phases[2].as_ref().unwrap().tx_bytes, [0, 0]);
+        assert!(p.phases[1].is_none());
     }
 }
