@@ -47,8 +47,14 @@ fn library() -> Option<PathBuf> {
 
 /// tests/mpi-programs/`name`.c compiled with mpicc into `dir`.
 fn compile(name: &str, dir: &Path) -> PathBuf {
+    compile_with("mpicc", name, dir)
+}
+
+/// tests/mpi-programs/`name`.c compiled with the MPI compiler wrapper `mpicc` into
+/// `dir`.
+fn compile_with(mpicc: &str, name: &str, dir: &Path) -> PathBuf {
     let exe = dir.join(name);
-    let out = Command::new("mpicc")
+    let out = Command::new(mpicc)
         .arg(repo(&format!("tests/mpi-programs/{name}.c")))
         .arg("-o")
         .arg(&exe)
@@ -424,4 +430,75 @@ fn profile_refuses_what_it_cannot_do() {
         "/nonexistent/app",
     ])
     .fails_with(1, &["cannot run /nonexistent/app"]);
+}
+
+/// The profiling library built against MPICH (its `mpicc.mpich`), in a target folder of
+/// its own; None, with a visible skip note, without MPICH unless `ORCS_REQUIRE_MPICH`
+/// is set (CI sets it).
+#[track_caller]
+fn mpich_library() -> Option<PathBuf> {
+    if !tools_present(&["mpicc.mpich", "mpirun.mpich"], "ORCS_REQUIRE_MPICH") {
+        return None;
+    }
+    let target = repo("target/mpich");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let built = Command::new(cargo)
+        .args([
+            "build",
+            "--release",
+            "-p",
+            "orcs-profiler",
+            "--target-dir",
+            &target,
+        ])
+        .env("MPICC", "mpicc.mpich")
+        .current_dir(repo("."))
+        .output()
+        .expect("run cargo build -p orcs-profiler");
+    assert!(
+        built.status.success(),
+        "cargo build -p orcs-profiler against MPICH failed:\n{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    Some(Path::new(&target).join("release/liborcs_profiler.so"))
+}
+
+#[test]
+fn under_mpich_the_same_programs_give_the_same_traffic() {
+    // MPICH's handles are integers where Open MPI's are pointers: the same wrappers,
+    // built against its mpi.h, must count the same.
+    let Some(lib) = mpich_library() else { return };
+    let lib = lib.to_str().unwrap().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    type Case = (&'static str, fn(usize) -> Traffic);
+    let cases: [Case; 5] = [
+        ("ring", ring),
+        ("halo2d", halo2d),
+        ("onesided", onesided),
+        ("collectives", collectives_mpich),
+        ("neighbors", neighbors),
+    ];
+    for (name, closed_form) in cases {
+        let program = compile_with("mpicc.mpich", name, dir.path());
+        let out = dir.path().join(format!("{name}-mpich"));
+        let out_s = out.to_str().unwrap();
+        orcs(&[
+            "profile",
+            "-o",
+            out_s,
+            "--library",
+            &lib,
+            "--",
+            "mpirun.mpich",
+            "-n",
+            "4",
+            program.to_str().unwrap(),
+        ])
+        .ok();
+        assert_traffic(
+            &format!("{name} under MPICH"),
+            &closed_form(4),
+            &matrix(&out, "matrix.csv"),
+        );
+    }
 }
