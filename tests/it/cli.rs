@@ -20,6 +20,7 @@ fn every_flag_has_sentence_help_and_value_names() {
         &["queue"][..],
         &["trace", "stats"][..],
         &["trace", "matrix"][..],
+        &["profile"][..],
     ] {
         let mut args: Vec<&str> = sub.to_vec();
         args.push("--help");
@@ -1055,4 +1056,116 @@ fn caches_keep_the_route_check_and_write_whole_files() {
     assert!(names.iter().all(|n| !n.ends_with(".partial")), "{names:?}");
     orcs(&["convert", "-i", TWO, "-o", &path("missing/x.dot")])
         .fails_with(1, &["cannot create output file", "missing/x.dot"]);
+}
+
+#[test]
+fn version_names_the_commit_and_the_features() {
+    let run = orcs(&["--version"]).ok();
+    let re = regex::Regex::new(
+        r"^orcs (\d+\.\d+\.\d+) \(commit ([0-9a-f]{12}|unknown), features: (none|mpi)\)\n$",
+    )
+    .unwrap();
+    let caps = re
+        .captures(&run.stdout)
+        .unwrap_or_else(|| panic!("{}", run.describe()));
+    assert_eq!(&caps[1], env!("CARGO_PKG_VERSION"));
+    // Built from this checkout: its commit is the one git names (unless git is absent).
+    if let Ok(out) = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(repo("."))
+        .output()
+    {
+        if out.status.success() {
+            let head = String::from_utf8_lossy(&out.stdout).trim().to_string();
+            assert_eq!(&caps[2], head, "{}", run.describe());
+        }
+    }
+}
+
+#[test]
+fn bash_completion_completes_commands_and_flags() {
+    let script = orcs(&["completions", "bash"]).ok().stdout;
+    // Loaded into bash, the completion function offers the commands that start with
+    // what was typed, and the flags of a command.
+    let complete = |words: &str| -> String {
+        let program = format!(
+            "{script}\nCOMP_WORDS=({words}); COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); \
+             _orcs orcs \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; \
+             printf '%s\\n' \"${{COMPREPLY[@]}}\""
+        );
+        let out = Command::new("bash")
+            .arg("-c")
+            .arg(&program)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let offered = complete("orcs pro");
+    assert_eq!(offered.trim(), "profile", "{offered}");
+    let offered = complete("orcs scan --dr");
+    assert_eq!(offered.trim(), "--dry-run", "{offered}");
+    let offered = complete("orcs tasks run --sched");
+    assert_eq!(offered.trim(), "--schedule-size\n--scheduler", "{offered}");
+    // The other shells' scripts name the program as each shell expects.
+    assert!(orcs(&["completions", "zsh"])
+        .ok()
+        .stdout
+        .starts_with("#compdef orcs"));
+    assert!(orcs(&["completions", "fish"])
+        .ok()
+        .stdout
+        .contains("complete -c orcs"));
+    orcs(&["completions", "tcsh"]).fails_with(1, &["tcsh", "bash"]);
+}
+
+#[test]
+fn man_pages_render_for_orcs_and_each_command() {
+    let page = orcs(&["man"]).ok().stdout;
+    assert!(
+        page.starts_with(".ie") || page.contains(".TH orcs 1"),
+        "{page}"
+    );
+    assert!(page.contains(".TH orcs 1"), "{page}");
+    let scan = orcs(&["man", "scan"]).ok().stdout;
+    assert!(scan.contains(".TH orcs-scan 1"), "{scan}");
+    assert!(scan.contains("dry\\-run"), "{scan}");
+    orcs(&["man", "bogus"]).fails_with(1, &["no command 'bogus'", "scan", "profile"]);
+    // man itself renders the page: the name section and a flag of the command.
+    if tools_present(&["man"], "ORCS_REQUIRE_MAN") {
+        let mut child = Command::new("man")
+            .args(["-l", "-"])
+            .env("MANWIDTH", "100")
+            .env("MAN_KEEP_FORMATTING", "0")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(scan.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        // Without a terminal man still overstrikes bold and underlined letters
+        // ("N\bN"): keep the letters.
+        let raw = String::from_utf8_lossy(&out.stdout);
+        let text = regex::Regex::new(".\x08").unwrap().replace_all(&raw, "");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            text.contains("NAME") && text.contains("orcs-scan"),
+            "{text}"
+        );
+        assert!(text.contains("--dry-run"), "{text}");
+    }
 }

@@ -163,6 +163,7 @@ impl Request {
                     .output("--matrix-out", p.matrix_out.as_deref())
                     .output(PLOT, p.plot.as_ref().map(|(path, _)| path.as_str()));
             }
+            Request::Print(_) => {}
             Request::Profile(p) => {
                 f.input("--library", &p.library)
                     .output(OUTPUT, Some(&p.output));

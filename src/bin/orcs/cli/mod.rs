@@ -22,7 +22,16 @@ pub mod traffic;
 pub mod values;
 
 use anyhow::Result;
-use clap::{ArgAction, Parser, Subcommand};
+use clap::{ArgAction, CommandFactory, Parser, Subcommand, ValueEnum};
+
+/// `orcs --version`: the version, and the commit it was built from and the features
+/// when the build script told them.
+fn version() -> String {
+    match option_env!("ORCS_BUILD_INFO") {
+        Some(info) => format!("{} ({info})", env!("CARGO_PKG_VERSION")),
+        None => env!("CARGO_PKG_VERSION").to_string(),
+    }
+}
 
 /// Oblivious routing congestion simulator for HPC interconnects.
 ///
@@ -32,7 +41,7 @@ use clap::{ArgAction, Parser, Subcommand};
 #[derive(Debug, Parser)]
 #[command(
     name = "orcs",
-    version,
+    version = version(),
     about,
     args_conflicts_with_subcommands = true,
     infer_long_args = true,
@@ -103,6 +112,76 @@ enum Command {
     /// (`orcs profile -- mpirun -n 8 ./app`): what each rank sends to each other,
     /// collectives modelled, as matrices `-p matrix --traffic` reads.
     Profile(profile::ProfileArgs),
+    /// Print a shell completion script for orcs's commands and flags, e.g.
+    /// `orcs completions bash > /etc/bash_completion.d/orcs`.
+    Completions(CompletionsArgs),
+    /// Print the manual page of orcs, or of one command (`orcs man scan`), in roff:
+    /// `orcs man | man -l -`.
+    Man(ManArgs),
+}
+
+/// Flags of `orcs completions`.
+#[derive(Debug, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(verbatim_doc_comment, value_enum)]
+    shell: Shell,
+}
+
+/// The shells `orcs completions` writes for.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum Shell {
+    Bash,
+    Zsh,
+    Fish,
+    Elvish,
+    Powershell,
+}
+
+/// Flags of `orcs man`.
+#[derive(Debug, clap::Args)]
+pub struct ManArgs {
+    /// The command whose page to print (default: orcs itself).
+    #[arg(verbatim_doc_comment, value_name = "COMMAND")]
+    command: Option<String>,
+}
+
+/// The completion script for `shell`.
+fn completions(shell: Shell) -> Vec<u8> {
+    use clap_complete::Shell as S;
+    let shell = match shell {
+        Shell::Bash => S::Bash,
+        Shell::Zsh => S::Zsh,
+        Shell::Fish => S::Fish,
+        Shell::Elvish => S::Elvish,
+        Shell::Powershell => S::PowerShell,
+    };
+    let mut out = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "orcs", &mut out);
+    out
+}
+
+/// The roff manual page of orcs or of its command `command`.
+fn man_page(command: Option<&str>) -> Result<Vec<u8>> {
+    let mut cli = Cli::command();
+    cli.build();
+    let page = match command {
+        None => cli,
+        Some(name) => {
+            let names: Vec<String> = cli
+                .get_subcommands()
+                .map(|c| c.get_name().to_string())
+                .collect();
+            let sub = cli.find_subcommand(name).cloned().ok_or_else(|| {
+                anyhow::anyhow!("no command '{name}' (the commands: {})", names.join(", "))
+            })?;
+            let full = format!("orcs-{name}");
+            sub.name(full.clone()).bin_name(full)
+        }
+    };
+    let mut out = Vec::new();
+    clap_mangen::Man::new(page).render(&mut out)?;
+    Ok(out)
 }
 
 /// What the user asked for, validated as far as possible without reading any input.
@@ -151,6 +230,8 @@ pub enum Request {
     Tasks(tasks::TasksPlan),
     /// Profile an MPI application.
     Profile(profile::ProfilePlan),
+    /// Print generated text (a completion script, a manual page) on standard output.
+    Print(Vec<u8>),
 }
 
 impl Request {
@@ -179,6 +260,8 @@ impl Cli {
             Some(Command::Trace(t)) => Request::Trace(t.into_plan()?),
             Some(Command::Tasks(t)) => Request::Tasks(t.into_plan()?),
             Some(Command::Profile(p)) => Request::Profile(p.into_plan()?),
+            Some(Command::Completions(c)) => Request::Print(completions(c.shell)),
+            Some(Command::Man(m)) => Request::Print(man_page(m.command.as_deref())?),
             None => self.sim.into_request()?,
         };
         Ok(Invocation {
@@ -203,7 +286,9 @@ impl Cli {
                 | Command::Plot(_)
                 | Command::Report(_)
                 | Command::Traffic(_)
-                | Command::Profile(_),
+                | Command::Profile(_)
+                | Command::Completions(_)
+                | Command::Man(_),
             ) => None,
             None => Some(&self.sim.threads),
         }

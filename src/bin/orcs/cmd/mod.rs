@@ -56,6 +56,10 @@ pub fn run(request: Request, ranks: Ranks) -> Result<ExitCode> {
         Request::Trace(plan) => trace::run(&plan),
         Request::Tasks(plan) => tasks::run(&plan),
         Request::Profile(plan) => profile::run(&plan),
+        Request::Print(bytes) => {
+            crate::output::write_whole("standard output", "-", &bytes)?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 
