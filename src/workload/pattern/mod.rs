@@ -347,6 +347,31 @@ mod tests {
         PatternContext::new(n)
     }
 
+    #[test]
+    fn all_hosts_round_down_to_even_and_sizes_stay_within_the_fabric() {
+        // Size 0 takes every host, one fewer when their number is odd (spec §4.1).
+        assert_eq!(communicator_size(8, 0).unwrap(), 8);
+        assert_eq!(communicator_size(7, 0).unwrap(), 6);
+        assert_eq!(communicator_size(5, 0).unwrap(), 4);
+        assert_eq!(communicator_size(7, 4).unwrap(), 4);
+        assert_eq!(communicator_size(7, 7).unwrap(), 7);
+        assert!(matches!(
+            communicator_size(7, 8),
+            Err(WorkloadError::Commsize {
+                requested: 8,
+                hosts: 7
+            })
+        ));
+        assert!(matches!(
+            communicator_size(7, 3),
+            Err(WorkloadError::Commsize { requested: 3, .. })
+        ));
+        assert!(matches!(
+            communicator_size(3, 0),
+            Err(WorkloadError::TooFewHosts(3))
+        ));
+    }
+
     pub(super) fn ctx_z(n: u32, z: u32) -> PatternContext {
         PatternContext {
             commsize: n,
