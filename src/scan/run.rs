@@ -54,7 +54,7 @@ pub struct ScanRun {
 }
 
 /// The dry-run line of one cell.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Estimate<'a> {
     /// The cell.
     pub cell: &'a Cell,
@@ -62,6 +62,10 @@ pub struct Estimate<'a> {
     pub done: bool,
     /// Estimated seconds to run it (0 when done).
     pub seconds: f64,
+    /// Why it cannot run, when its trial says so: the error its record will hold (a
+    /// size larger than the fabric, broken routes, …), or the memory it would need
+    /// beyond the scan's limit.
+    pub error: Option<String>,
 }
 
 impl ScanRun {
@@ -210,19 +214,24 @@ impl ScanRun {
             .map(|&c| {
                 let cell = &self.plan.cells[c];
                 let done = self.done.contains(&self.plan.key(cell));
-                let seconds = match &self.fabrics[cell.fabric] {
+                let (seconds, error) = match &self.fabrics[cell.fabric] {
                     Some(loaded) if !done => {
                         let started = Instant::now();
                         let traffic = self.traffic_of(cell);
-                        let _ = run_cell(&sample, cell, loaded, traffic, self.memory, &|_| {});
-                        started.elapsed().as_secs_f64() * scale(cell)
+                        let tried = run_cell(&sample, cell, loaded, traffic, self.memory, &|_| {});
+                        let error = match tried {
+                            Ok(record) => record["error"].as_str().map(str::to_string),
+                            Err(e) => Some(e.to_string()),
+                        };
+                        (started.elapsed().as_secs_f64() * scale(cell), error)
                     }
-                    _ => 0.0,
+                    _ => (0.0, None),
                 };
                 Estimate {
                     cell,
                     done,
-                    seconds,
+                    seconds: if error.is_some() { 0.0 } else { seconds },
+                    error,
                 }
             })
             .collect()

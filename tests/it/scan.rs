@@ -412,6 +412,26 @@ fn cells_that_cannot_run_are_recorded_and_damage_is_caught() {
     );
     let recs = records(&dir.path().join("p.jsonl"));
     assert!(recs.values().all(|r| r["error"].as_str().is_some()));
+    // Before running, a dry run says which cells cannot run and why.
+    std::fs::remove_file(dir.path().join("p.jsonl")).unwrap();
+    let dry = orcs(&["scan", plan.to_str().unwrap(), "--dry-run"]).ok();
+    assert!(
+        dry.stdout.contains(
+            "2 cells, 0 done, 2 to run (2 cannot run and will be recorded with their error)"
+        ),
+        "{}",
+        dry.describe()
+    );
+    let error = recs.values().find(|r| r["commsize"] == 1000).unwrap()["error"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        dry.stdout.contains(&format!("       cannot run: {error}")),
+        "{error}\n{}",
+        dry.describe()
+    );
+    orcs(&["scan", plan.to_str().unwrap(), "-q"]).ok();
 
     // A damaged record that is not the last line is an error naming the line.
     let results = dir.path().join("p.jsonl");

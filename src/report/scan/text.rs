@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 
 /// The `--dry-run` table: every cell of the shard with whether it is done and its
 /// estimated time (from [`ScanRun::dry_run`]), a traffic cell's file and trace flags
-/// last, then the totals for `threads` worker threads.
+/// last, and under a cell that cannot run the error its record will hold; then the
+/// totals for `threads` worker threads.
 pub fn dry_run_text(run: &ScanRun, estimates: &[Estimate], threads: usize) -> String {
     let mut s = String::new();
     let traffic = !run.plan().traffic.is_empty();
@@ -25,6 +26,7 @@ pub fn dry_run_text(run: &ScanRun, estimates: &[Estimate], threads: usize) -> St
         if traffic { "  traffic" } else { "" }
     );
     let mut total = 0.0;
+    let mut failing = 0;
     for e in estimates {
         let c = e.cell;
         total += e.seconds;
@@ -48,13 +50,21 @@ pub fn dry_run_text(run: &ScanRun, estimates: &[Estimate], threads: usize) -> St
             if e.done { "yes" } else { "no" },
             e.seconds
         );
+        if let Some(error) = &e.error {
+            failing += 1;
+            let _ = writeln!(s, "       cannot run: {error}");
+        }
     }
     let _ = writeln!(
         s,
-        "{} cells, {} done, {} to run; estimated {:.1} s on {threads} threads",
+        "{} cells, {} done, {} to run{}; estimated {:.1} s on {threads} threads",
         run.num_cells(),
         run.num_cells() - run.num_pending(),
         run.num_pending(),
+        match failing {
+            0 => String::new(),
+            n => format!(" ({n} cannot run and will be recorded with their error)"),
+        },
         total,
     );
     s
