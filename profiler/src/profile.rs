@@ -57,11 +57,6 @@ impl Phase {
             ..Phase::default()
         }
     }
-
-    /// Whether anything was recorded in the phase.
-    pub fn is_empty(&self) -> bool {
-        self.events == 0
-    }
 }
 
 /// A communicator as the wrappers describe it once: the world rank of each rank its
@@ -461,21 +456,42 @@ mod tests {
     #[test]
     fn peers_are_translated_to_world_ranks() {
         let mut p = world(8, 5);
-        // A communicator of the odd world ranks, in reverse: its rank 1 is world 5.
-        p.register(9, &[7, 5, 3, 1], 1, false);
+        // A communicator of the odd world ranks, in reverse: its rank 1 is world 5. Its
+        // rank 4 is not a world rank (8 of 8).
+        p.register(9, &[7, 5, 3, 1, 8], 1, false);
+        assert!(p.knows(9) && !p.knows(10));
         p.send(9, 0, 10);
         p.send(9, 3, 20);
         p.send(9, 4, 30);
+        p.send(9, 5, 30);
         assert!(
             !p.send(77, 0, 40),
             "an unknown communicator is described first"
         );
         let whole = p.phases[0].as_ref().unwrap();
         assert_eq!(whole.tx_bytes, [0, 20, 0, 0, 0, 0, 0, 10]);
-        assert_eq!(whole.events, 3);
-        assert_eq!(p.unattributed, 1, "a peer out of range");
+        assert_eq!(whole.events, 4);
+        assert_eq!(
+            p.unattributed, 2,
+            "a rank beyond the world, one beyond the group"
+        );
         p.forget(9);
         assert!(!p.knows(9));
+    }
+
+    #[test]
+    fn a_handle_freed_and_reused_names_its_new_communicator() {
+        let mut p = world(4, 0);
+        p.register(9, &[3, 2], 0, false);
+        p.send(9, 1, 1);
+        // MPI frees the communicator and later gives its handle to another one, after a
+        // third took the freed slot.
+        p.forget(9);
+        p.register(10, &[1, 0], 0, false);
+        p.register(9, &[0, 3], 0, false);
+        p.send(9, 1, 100);
+        p.send(10, 0, 1000);
+        assert_eq!(p.phases[0].as_ref().unwrap().tx_bytes, [0, 1000, 1, 100]);
     }
 
     #[test]
