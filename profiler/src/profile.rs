@@ -394,9 +394,11 @@ impl Profile {
     /// every rank) exist on this rank: every rank sends every such phase's vectors at
     /// the end, also those it never entered.
     pub fn ensure_phases(&mut self, levels: u64) {
-        let highest = 63 - levels.leading_zeros() as usize;
-        if levels != 0 && self.phases.len() <= highest {
-            self.phases.resize(highest + 1, None);
+        if levels != 0 {
+            let highest = 63 - levels.leading_zeros() as usize;
+            if self.phases.len() <= highest {
+                self.phases.resize(highest + 1, None);
+            }
         }
         let ranks = self.ranks as usize;
         for (k, p) in self.phases.iter_mut().enumerate() {
@@ -559,6 +561,63 @@ mod tests {
             (w.tx_bytes.as_slice(), w.tx_messages.as_slice()),
             (&[0, 16, 0][..], &[0, 2, 0][..])
         );
+    }
+
+    #[test]
+    fn fetches_starts_and_collectives_count_their_events_and_strays() {
+        let mut p = world(4, 1);
+        // A group whose rank 1 is no world rank (4 of 4).
+        p.register(5, &[2, 4], 0, false);
+        p.pull(1, 3, 8);
+        p.pull(5, 1, 8);
+        p.pull(1, 9, 8);
+        let w = p.phases[0].as_ref().unwrap();
+        assert_eq!(
+            (w.events, w.pulled_bytes.as_slice()),
+            (3, &[0, 0, 0, 8][..])
+        );
+        assert_eq!(p.unattributed, 2);
+        // A persistent send whose communicator was freed since: counted as a stray.
+        p.persistent(7, 5, 0, 16);
+        p.persistent(8, 1, 0, 16);
+        p.forget(5);
+        p.start(7);
+        assert_eq!(p.unattributed, 3);
+        p.start(8);
+        assert_eq!(p.unattributed, 3);
+        assert_eq!(p.phases[0].as_ref().unwrap().tx_bytes, [16, 0, 0, 0]);
+        // A broadcast from this rank over a group with a rank beyond the world: the
+        // message to it is a stray, the call an event.
+        p.register(6, &[1, 4, 0], 0, false);
+        let before = p.phases[0].as_ref().unwrap().events;
+        p.collective(6, CollectiveOp::Bcast, 0, true, CallData::Bytes(4));
+        let w = p.phases[0].as_ref().unwrap();
+        assert_eq!(w.events, before + 1);
+        assert_eq!(
+            w.modelled_bytes,
+            [4, 0, 0, 0],
+            "binomial on 3: 0 sends to 2, then to 1"
+        );
+        assert_eq!(p.unattributed, 4);
+    }
+
+    #[test]
+    fn duration_runs_from_the_start() {
+        let p = world(2, 0);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        let d = p.duration();
+        assert!((0.005..0.5).contains(&d), "{d}");
+    }
+
+    #[test]
+    fn phases_agreed_by_the_ranks_are_made_up_to_the_highest() {
+        let mut p = world(2, 0);
+        p.ensure_phases(0);
+        assert_eq!(p.phases.len(), 1);
+        p.ensure_phases(0b101);
+        assert_eq!(p.phases.len(), 3);
+        assert_eq!(p.levels(), 0b101);
+        assert!(p.phases[1].is_none() && p.phases[2].is_some());
     }
 
     #[test]
