@@ -2,6 +2,7 @@
 //! ranks, then a summary of the matrices it wrote.
 
 use crate::cli::profile::ProfilePlan;
+use crate::output::write_whole;
 use anyhow::{bail, Context, Result};
 use std::ffi::OsString;
 use std::path::Path;
@@ -46,13 +47,13 @@ pub fn run(plan: &ProfilePlan) -> Result<ExitCode> {
     let summary = summary(Path::new(&plan.output));
     match (status.success(), summary) {
         (true, Ok(text)) => {
-            print!("{text}");
+            write_whole("standard output", "-", text.as_bytes())?;
             Ok(ExitCode::SUCCESS)
         }
         (true, Err(e)) => Err(e),
         (false, summary) => {
             if let Ok(text) = summary {
-                print!("{text}");
+                write_whole("standard output", "-", text.as_bytes())?;
             }
             eprintln!("orcs: {} {}", plan.command[0], describe(status));
             Ok(ExitCode::from(exit_code(status)))
