@@ -2,8 +2,8 @@
 //! traffic is known in closed form (the same closed forms as trace_programs.rs) run under
 //! `mpirun -n 4` and `-n 8` with the library preloaded. Their matrices equal the closed
 //! forms, phase by phase; they equal `orcs trace matrix` of the same programs traced
-//! with libdumpi; the PFProf files give the same results as the matrix; and a profiled
-//! application keeps its behaviour and exit status.
+//! with libdumpi; the PFProf files give the same results as the matrix in `-p matrix`
+//! and `orcs traffic`; and a profiled application keeps its behaviour and exit status.
 
 use crate::support::*;
 use crate::trace_programs::{
@@ -272,6 +272,26 @@ fn each_pcontrol_level_is_a_matrix_of_its_own() {
             from_json["matrix"]["total_bytes"],
             from_csv["matrix"]["total_bytes"]
         );
+        // And the same placement study in `orcs traffic`: every link's bytes and flows.
+        let placed = |traffic: &Path, links: &str| -> (String, String) {
+            let links = dir.path().join(links);
+            let run = orcs(&[
+                "traffic",
+                "--cluster",
+                &repo(FT4),
+                "--matrix",
+                traffic.to_str().unwrap(),
+                "--links",
+                links.to_str().unwrap(),
+            ])
+            .ok();
+            let table = run.stdout.lines().skip(1).collect::<Vec<_>>().join("\n");
+            (table, std::fs::read_to_string(links).unwrap())
+        };
+        let from_json = placed(&out, &format!("links-json-{p}.csv"));
+        let from_csv = placed(&out.join("matrix.csv"), &format!("links-csv-{p}.csv"));
+        assert!(from_json.1.lines().count() > 1, "{}", from_json.1);
+        assert_eq!(from_json, from_csv);
     }
 }
 
