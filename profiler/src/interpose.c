@@ -68,18 +68,13 @@ static uint64_t bytes_of(int count, MPI_Datatype type)
     return (uint64_t)count * (uint64_t)size;
 }
 
-/* Describes `comm` to the Rust side: the world rank of each rank of its group (the
- * remote group of an intercommunicator), and this process's rank in it. */
-static void describe(MPI_Comm comm, uint64_t key)
+/* Describes the communicator or window of `key` to the Rust side: the world rank of
+ * each rank of `group` (which it frees), this process's `rank` in it, and whether it
+ * is an intercommunicator's remote group. */
+static void describe_group(uint64_t key, MPI_Group group, int rank, int inter)
 {
-    int inter = 0, n = 0, rank = 0;
-    MPI_Group group, world;
-    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
-        return;
-    if ((inter ? PMPI_Comm_remote_group(comm, &group) : PMPI_Comm_group(comm, &group)) !=
-        MPI_SUCCESS)
-        return;
-    PMPI_Comm_rank(comm, &rank);
+    int n = 0;
+    MPI_Group world;
     PMPI_Group_size(group, &n);
     PMPI_Comm_group(MPI_COMM_WORLD, &world);
     int *local = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
@@ -96,34 +91,35 @@ static void describe(MPI_Comm comm, uint64_t key)
     PMPI_Group_free(&world);
 }
 
+/* Describes `comm`: its group's world ranks (the remote group's for an
+ * intercommunicator, whose point-to-point peers are there). */
+static void describe(MPI_Comm comm, uint64_t key)
+{
+    int inter = 0, rank = 0;
+    MPI_Group group;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+        return;
+    if ((inter ? PMPI_Comm_remote_group(comm, &group) : PMPI_Comm_group(comm, &group)) !=
+        MPI_SUCCESS)
+        return;
+    PMPI_Comm_rank(comm, &rank);
+    describe_group(key, group, rank, inter);
+}
+
 /* A window's key: its handle with the top bit set, apart from communicators' keys. */
 #define WIN_KEY(win) (KEY(win) | ((uint64_t)1 << 63))
 
-/* Describes window `win` to the Rust side like a communicator, from its group. */
+/* The key of window `win`, described like a communicator from its group the first
+ * time. */
 static uint64_t win_key(MPI_Win win)
 {
     uint64_t key = WIN_KEY(win);
-    if (orcs_prof_knows(key))
-        return key;
-    MPI_Group group, world;
-    int n = 0, rank = 0;
-    if (PMPI_Win_get_group(win, &group) != MPI_SUCCESS)
-        return key;
-    PMPI_Group_size(group, &n);
-    PMPI_Group_rank(group, &rank);
-    PMPI_Comm_group(MPI_COMM_WORLD, &world);
-    int *local = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
-    int *peers = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
-    if (local && peers) {
-        for (int i = 0; i < n; i++)
-            local[i] = i;
-        if (PMPI_Group_translate_ranks(group, n, local, world, peers) == MPI_SUCCESS)
-            orcs_prof_register(key, n, peers, rank, 0);
+    MPI_Group group;
+    int rank = 0;
+    if (!orcs_prof_knows(key) && PMPI_Win_get_group(win, &group) == MPI_SUCCESS) {
+        PMPI_Group_rank(group, &rank);
+        describe_group(key, group, rank, 0);
     }
-    free(local);
-    free(peers);
-    PMPI_Group_free(&group);
-    PMPI_Group_free(&world);
     return key;
 }
 
