@@ -6,7 +6,7 @@
 //! and skipped.
 
 use crate::export::{matrix_csv, rank_json, row_entries, ENTRY};
-use crate::profile::Profile;
+use crate::profile::{Phase, Profile};
 use orcs::trace::collective::{AlgorithmChoice, CallData, CollectiveOp};
 use std::ffi::{c_char, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -228,12 +228,24 @@ pub extern "C" fn orcs_prof_used_pcontrol() -> i32 {
 /// `out` points to 2 × ranks writable values.
 #[no_mangle]
 pub unsafe extern "C" fn orcs_prof_pulled_pairs(level: i32, out: *mut u64) {
+    write_pairs(level, out, |phase| {
+        (&phase.pulled_bytes, &phase.pulled_messages)
+    });
+}
+
+/// Writes `vectors(phase level)` as (bytes, messages) pairs per world rank into `out`
+/// (2 × ranks values), left as they are when the phase does not exist.
+///
+/// # Safety
+/// `out` points to 2 × ranks writable values.
+unsafe fn write_pairs(level: i32, out: *mut u64, vectors: fn(&Phase) -> (&Vec<u64>, &Vec<u64>)) {
     with((), |p| {
         let out = slice_mut(out, 2 * i64::from(p.ranks));
         if let Some(Some(phase)) = usize::try_from(level).ok().and_then(|l| p.phases.get(l)) {
+            let (bytes, messages) = vectors(phase);
             for (j, pair) in out.chunks_exact_mut(2).enumerate() {
-                pair[0] = phase.pulled_bytes[j];
-                pair[1] = phase.pulled_messages[j];
+                pair[0] = bytes[j];
+                pair[1] = messages[j];
             }
         }
     });
@@ -260,15 +272,7 @@ pub unsafe extern "C" fn orcs_prof_add_served(level: i32, pairs: *const u64) {
 /// `out` points to 2 × ranks writable values.
 #[no_mangle]
 pub unsafe extern "C" fn orcs_prof_tx_pairs(level: i32, out: *mut u64) {
-    with((), |p| {
-        let out = slice_mut(out, 2 * i64::from(p.ranks));
-        if let Some(Some(phase)) = usize::try_from(level).ok().and_then(|l| p.phases.get(l)) {
-            for (j, pair) in out.chunks_exact_mut(2).enumerate() {
-                pair[0] = phase.tx_bytes[j];
-                pair[1] = phase.tx_messages[j];
-            }
-        }
-    });
+    write_pairs(level, out, |phase| (&phase.tx_bytes, &phase.tx_messages));
 }
 
 /// Sets phase `level`'s received (bytes, messages) from each world rank, as

@@ -26,23 +26,37 @@ fn library() -> Option<PathBuf> {
     }
     let exe = Path::new(env!("CARGO_BIN_EXE_orcs"));
     let _guard = BUILD.lock().unwrap_or_else(|p| p.into_inner());
+    let release = exe.parent().and_then(Path::file_name) == Some("release".as_ref());
+    build_profiler(release, None, None);
+    let lib = exe.with_file_name("liborcs_profiler.so");
+    assert!(lib.is_file(), "{} was not built", lib.display());
+    Some(lib)
+}
+
+/// Runs `cargo build -p orcs-profiler` (`--release` if `release`), against the MPI of
+/// `mpicc` into `target_dir` when given, failing the test with cargo's message if it
+/// fails.
+fn build_profiler(release: bool, mpicc: Option<&str>, target_dir: Option<&str>) {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut build = Command::new(cargo);
     build
         .args(["build", "-p", "orcs-profiler"])
         .current_dir(repo("."));
-    if exe.parent().and_then(Path::file_name) == Some("release".as_ref()) {
+    if release {
         build.arg("--release");
+    }
+    if let Some(dir) = target_dir {
+        build.args(["--target-dir", dir]);
+    }
+    if let Some(wrapper) = mpicc {
+        build.env("MPICC", wrapper);
     }
     let built = build.output().expect("run cargo build -p orcs-profiler");
     assert!(
         built.status.success(),
-        "cargo build -p orcs-profiler failed:\n{}",
+        "cargo build -p orcs-profiler (MPICC {mpicc:?}) failed:\n{}",
         String::from_utf8_lossy(&built.stderr)
     );
-    let lib = exe.with_file_name("liborcs_profiler.so");
-    assert!(lib.is_file(), "{} was not built", lib.display());
-    Some(lib)
 }
 
 /// tests/mpi-programs/`name`.c compiled with mpicc into `dir`.
@@ -53,19 +67,25 @@ fn compile(name: &str, dir: &Path) -> PathBuf {
 /// tests/mpi-programs/`name`.c compiled with the MPI compiler wrapper `mpicc` into
 /// `dir`.
 fn compile_with(mpicc: &str, name: &str, dir: &Path) -> PathBuf {
-    let exe = dir.join(name);
+    let source = repo(&format!("tests/mpi-programs/{name}.c"));
+    compile_source(mpicc, Path::new(&source), &dir.join(name))
+}
+
+/// `source` compiled with the MPI compiler wrapper `mpicc` into `exe`.
+fn compile_source(mpicc: &str, source: &Path, exe: &Path) -> PathBuf {
     let out = Command::new(mpicc)
-        .arg(repo(&format!("tests/mpi-programs/{name}.c")))
+        .arg(source)
         .arg("-o")
-        .arg(&exe)
+        .arg(exe)
         .output()
-        .expect("run mpicc");
+        .expect("run the MPI compiler wrapper");
     assert!(
         out.status.success(),
-        "mpicc {name}.c: {}",
+        "{mpicc} {}: {}",
+        source.display(),
         String::from_utf8_lossy(&out.stderr)
     );
-    exe
+    exe.to_path_buf()
 }
 
 /// `orcs profile -o DIR [flags] -- mpirun -n ranks program`; returns the run and DIR.
@@ -325,19 +345,7 @@ fn the_profile_equals_the_dumpi_trace_of_the_same_program() {
 fn compile_text(name: &str, text: &str, dir: &Path) -> PathBuf {
     let source = dir.join(format!("{name}.c"));
     std::fs::write(&source, text).unwrap();
-    let exe = dir.join(name);
-    let out = Command::new("mpicc")
-        .arg(&source)
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    exe
+    compile_source("mpicc", &source, &dir.join(name))
 }
 
 #[test]
@@ -461,25 +469,7 @@ fn mpich_library() -> Option<PathBuf> {
         return None;
     }
     let target = repo("target/mpich");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let built = Command::new(cargo)
-        .args([
-            "build",
-            "--release",
-            "-p",
-            "orcs-profiler",
-            "--target-dir",
-            &target,
-        ])
-        .env("MPICC", "mpicc.mpich")
-        .current_dir(repo("."))
-        .output()
-        .expect("run cargo build -p orcs-profiler");
-    assert!(
-        built.status.success(),
-        "cargo build -p orcs-profiler against MPICH failed:\n{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
+    build_profiler(true, Some("mpicc.mpich"), Some(&target));
     Some(Path::new(&target).join("release/liborcs_profiler.so"))
 }
 
