@@ -378,10 +378,25 @@ impl FlowNetwork {
     /// flows ever added) more than `finish` for the copy of their state; the changes to
     /// the per-link lists are undone from a journal.
     pub fn expected_finish(&mut self, id: FlowId, routes: &Routes) -> f64 {
-        match self.flows.get(id as usize) {
-            Some(flow) if flow.state == State::Done => return flow.finish,
-            Some(flow) if flow.state != State::Free => {}
-            _ => return f64::NAN,
+        self.expected_last_finish(&[id], routes)
+    }
+
+    /// When the last of flows `ids` (all added before) would finish if no other flow
+    /// were added, s, without moving the network ([`FlowNetwork::expected_finish`] of
+    /// several flows at the cost of one copy). NaN when some id was never added;
+    /// −∞ for no ids.
+    pub fn expected_last_finish(&mut self, ids: &[FlowId], routes: &Routes) -> f64 {
+        let mut done = f64::NEG_INFINITY;
+        let mut moving = false;
+        for &id in ids {
+            match self.flows.get(id as usize) {
+                Some(flow) if flow.state == State::Done => done = done.max(flow.finish),
+                Some(flow) if flow.state != State::Free => moving = true,
+                _ => return f64::NAN,
+            }
+        }
+        if !moving {
+            return done;
         }
         let saved = (
             self.now,
@@ -392,7 +407,9 @@ impl FlowNetwork {
             self.dirty.clone(),
         );
         self.journal = Some(Vec::new());
-        let finish = self.finish(id, routes);
+        let finish = ids
+            .iter()
+            .fold(done, |last, &id| last.max(self.finish(id, routes)));
         let journal = self.journal.take().unwrap_or_default();
         for change in journal.into_iter().rev() {
             match change {

@@ -478,6 +478,62 @@ fn messages_crossing_one_cable_together_share_it_and_the_class_says_so() {
 }
 
 #[test]
+fn a_collective_on_a_fabric_shares_the_links_its_messages_cross() {
+    let Some(prefix) = sst_dumpi() else {
+        return;
+    };
+    let traced = TracedProgram::compile(&prefix, "alltoall_crossing").trace(6);
+    let meta = traced.meta.to_string_lossy().into_owned();
+    let classify = |fabric: Option<&str>| {
+        let mut args = vec![
+            "trace",
+            "classify",
+            &meta,
+            "--format",
+            "json",
+            "--latency",
+            "1us",
+            "--bandwidth",
+            "10Gb/s,1Gb/s",
+        ];
+        if let Some(f) = fabric {
+            args.extend_from_slice(&["--fabric", f]);
+        }
+        json(&args)
+    };
+    let plain = classify(None);
+    let cable = classify(Some("tests/fixtures/two-switch-3x2.dot"));
+    let switch = classify(Some("tests/fixtures/one-switch-8.dot"));
+    for k in 0..2 {
+        let (p, c, s) = (
+            &configurations(&plain)[k],
+            &configurations(&cable)[k],
+            &configurations(&switch)[k],
+        );
+        let bw = |v: &Value| number(&v["seconds"]["bandwidth"]);
+        let contention = |v: &Value| number(&v["seconds"]["contention"]);
+        // Hockney's pairwise alltoall: nβ with n = 5 blocks sent to others, per round.
+        let wire = 5.0 * 5.0 * 1048576.0 / number(&p["bandwidth_bytes_per_s"]);
+        assert!((bw(p) - wire).abs() < 1e-6 * wire, "{p}");
+        // One switch: each host link carries its rank's 5 blocks, no more.
+        assert_eq!(contention(s), 0.0, "{s}");
+        let (tp, ts) = (number(&p["time_s"]), number(&s["time_s"]));
+        assert!((tp - ts).abs() <= 1e-9 * tp, "{p}\n{s}");
+        // The cable carries 9 blocks each way: max-min gives its flows 1/9 all along
+        // (the ones inside a switch, 1/3, end first), so a round takes 9 blocks' time.
+        assert!((bw(c) - 9.0 / 5.0 * wire).abs() < 1e-6 * wire, "{c}");
+        assert!(
+            (contention(c) - 4.0 / 5.0 * wire).abs() < 1e-6 * wire,
+            "{c}"
+        );
+        assert!(
+            (number(&c["seconds"]["wire"]) - wire).abs() < 1e-6 * wire,
+            "{c}"
+        );
+    }
+}
+
+#[test]
 fn trace_commands_give_the_same_bytes_whatever_the_thread_count() {
     let fabric = "topologies/kary-ntree-4-3.dmodk.dot";
     let runs: [&[&str]; 4] = [

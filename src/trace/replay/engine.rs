@@ -20,7 +20,7 @@
 //! (K + log ranks + matching-queue length)); memory O(ranks · K + messages in flight ·
 //! K), whatever the trace's length.
 
-use super::event::{Event, Kind, Slot};
+use super::event::{Event, Kind, MemberData, Slot};
 use super::{ReplayError, ReplayNotes};
 use crate::flow::RankRoutes;
 use crate::trace::collective::{cost, AlgorithmChoice, CollectiveOp};
@@ -107,6 +107,8 @@ struct Instance {
     cost_bytes: Option<u64>,
     selection_bytes: u64,
     commutative: bool,
+    /// On a fabric, the members' data as their records give it, by member.
+    data: Vec<(u32, Box<MemberData>)>,
 }
 
 /// The collective calls of one communicator: the k-th call of every member is the same
@@ -134,6 +136,8 @@ struct RankState {
     parked: bool,
     /// The key the completion of `current` was last put off until (on a fabric only).
     deferred: Option<i64>,
+    /// On a fabric, the collective this rank released, while its messages move.
+    draining: Option<Box<routed::Draining>>,
 }
 
 /// A clock as a heap key: non-negative floats order as their bits.
@@ -233,6 +237,7 @@ impl<'a> Engine<'a> {
                     collective_done: false,
                     parked: false,
                     deferred: None,
+                    draining: None,
                 })
                 .collect(),
             times: TimePool {
@@ -346,12 +351,12 @@ impl<'a> Engine<'a> {
     }
 
     fn step(&mut self, r: usize, path: &str) -> Result<Step, ReplayError> {
-        let Some(event) = self.ranks[r].current.take() else {
+        let Some(mut event) = self.ranks[r].current.take() else {
             return Ok(Step::Done);
         };
-        let step = match &event.kind {
+        let step = match &mut event.kind {
             Kind::Local => Ok(Step::Done),
-            &Kind::Send {
+            &mut Kind::Send {
                 dst,
                 comm,
                 tag,
@@ -362,7 +367,7 @@ impl<'a> Engine<'a> {
                 self.send(r, dst, comm, tag, bytes, sync, slot);
                 Ok(Step::Done)
             }
-            &Kind::Recv {
+            &mut Kind::Recv {
                 src,
                 comm,
                 tag,
@@ -379,26 +384,30 @@ impl<'a> Engine<'a> {
                 }
                 None => Ok(self.complete(r, slots)),
             },
-            &Kind::Collective {
+            Kind::Collective {
                 op,
                 comm,
                 member,
                 cost_bytes,
                 selection_bytes,
                 commutative,
+                data,
             } => {
                 let call = Instance {
-                    op,
+                    op: *op,
                     arrived: 1,
                     latest: 0,
-                    cost_bytes,
-                    selection_bytes,
-                    commutative,
+                    cost_bytes: *cost_bytes,
+                    selection_bytes: *selection_bytes,
+                    commutative: *commutative,
+                    // A member's data goes into the call once, at its arrival.
+                    data: data.take().map(|d| (*member, d)).into_iter().collect(),
                 };
+                let (comm, member) = (*comm, *member);
                 self.collective(r, comm, member, call)
                     .map_err(|message| ReplayError::at(path, event.at, message))
             }
-            &Kind::Transfer { bytes } => {
+            &mut Kind::Transfer { bytes } => {
                 self.transfer(r, bytes);
                 Ok(Step::Done)
             }
@@ -585,8 +594,11 @@ impl<'a> Engine<'a> {
         r: usize,
         comm: u32,
         member: u32,
-        call: Instance,
+        mut call: Instance,
     ) -> Result<Step, String> {
+        if self.ranks[r].draining.is_some() {
+            return Ok(self.settle_collective(r));
+        }
         let state = &mut self.ranks[r];
         if state.collective_done {
             state.collective_done = false;
@@ -617,6 +629,7 @@ impl<'a> Engine<'a> {
             pending.cost_bytes = pending.cost_bytes.max(call.cost_bytes);
             pending.selection_bytes = pending.selection_bytes.max(call.selection_bytes);
             pending.commutative &= call.commutative;
+            pending.data.append(&mut call.data);
             let latest = pending.latest;
             latest_of(self.times.get_mut(latest), block);
         }
@@ -629,15 +642,16 @@ impl<'a> Engine<'a> {
         {
             let done = calls.pending.pop_front().expect("checked");
             calls.first += 1;
-            self.release(comm, done, r)?;
-            return Ok(Step::Done);
+            return self.release(comm, done, r);
         }
         Ok(Step::Blocked)
     }
 
     /// Every member of `comm` leaves collective `call` together after its Hockney time;
-    /// `current` (the last to arrive) goes on by itself, the others are woken.
-    fn release(&mut self, comm: u32, call: Instance, current: usize) -> Result<(), String> {
+    /// `current` (the last to arrive) goes on by itself, the others are woken. On a
+    /// fabric, the operation's messages start moving instead, and the members leave
+    /// when they have arrived ([`Engine::settle_collective`]).
+    fn release(&mut self, comm: u32, call: Instance, current: usize) -> Result<Step, String> {
         let members = &self.members[comm as usize];
         let p = members.len() as u32;
         let algorithm =
@@ -655,6 +669,9 @@ impl<'a> Engine<'a> {
         )
         .map_err(|e| e.to_string())?;
         let (messages, bytes) = (unit.latency, unit.bandwidth);
+        if self.fabric.is_some() && call.data.len() == members.len() {
+            return self.route_collective(comm, call, algorithm, messages, bytes, current);
+        }
         self.scratch.copy_from_slice(self.times.get(call.latest));
         self.times.release(call.latest);
         // The latest member's path, then the operation.
@@ -680,7 +697,7 @@ impl<'a> Engine<'a> {
                 self.wake(m as usize);
             }
         }
-        Ok(())
+        Ok(Step::Done)
     }
 
     /// A one-sided transfer: the origin pays one message.

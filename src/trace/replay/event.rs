@@ -1,7 +1,7 @@
 //! What the replay sees of a rank: its MPI calls lowered to a few kinds of events, with
 //! world ranks, trace-wide communicator ids, byte counts and dense request slots.
 
-use crate::trace::collective::CollectiveOp;
+use crate::trace::collective::{CallData, CollectiveOp};
 
 /// A request slot of one rank: a blocking call's own slot ([`Event::BLOCKING_SEND`],
 /// [`Event::BLOCKING_RECV`]) or a trace's request handle shifted past them.
@@ -70,7 +70,8 @@ pub enum Kind {
     /// `Test*` that found them complete), in this order.
     Complete(Slots),
     /// A collective call: the rank waits for every member, then all leave together
-    /// after the operation's Hockney time.
+    /// after the operation's Hockney time (on a fabric, its bandwidth time stretched
+    /// to when its messages, routed, have all arrived).
     Collective {
         /// The operation.
         op: CollectiveOp,
@@ -85,6 +86,9 @@ pub enum Kind {
         selection_bytes: u64,
         /// Whether the reduction operator is commutative.
         commutative: bool,
+        /// This member's data as its record gives it, kept only for a replay on a
+        /// fabric, which routes the operation's messages (None otherwise).
+        data: Option<Box<MemberData>>,
     },
     /// A one-sided transfer (`MPI_Put`, `MPI_Get`, `MPI_Accumulate`): the origin pays
     /// one message's time.
@@ -92,6 +96,28 @@ pub enum Kind {
         /// Bytes moved.
         bytes: u64,
     },
+}
+
+/// One member's own data of a collective call (its trace record's sizes): what
+/// [`crate::trace::collective::RankCall`] needs to list the messages it sends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MemberData {
+    /// The root's rank in the communicator (operations with a root).
+    pub root: u32,
+    /// One size ([`CallData::Bytes`]) when `per_rank` is None.
+    pub bytes: u64,
+    /// One size per rank of the communicator ([`CallData::PerRank`]).
+    pub per_rank: Option<Box<[u64]>>,
+}
+
+impl MemberData {
+    /// The data as [`crate::trace::collective::RankCall`] takes it.
+    pub fn call_data(&self) -> CallData<'_> {
+        match &self.per_rank {
+            Some(sizes) => CallData::PerRank(sizes),
+            None => CallData::Bytes(self.bytes),
+        }
+    }
 }
 
 /// The request slots of one completion: up to two held inline (a `Wait`, a blocking

@@ -8,17 +8,17 @@
 //! file system, …). The time inside calls that communicate is the traced network's,
 //! replaced by the model's.
 
-use super::event::{Event, Kind, Slot, Slots};
+use super::event::{Event, Kind, MemberData, Slot, Slots};
 use super::{engine::Source, ReplayError, ReplayNotes};
 use crate::error::LocatedError;
 use crate::trace::args::{Arg, ArgsOf};
-use crate::trace::collective::{CollectiveOp, RankCall};
+use crate::trace::collective::{CallData, CollectiveOp, RankCall};
 use crate::trace::comm::{Communicators, Handle, LocalComm, RankComms};
 use crate::trace::datatype::Datatypes;
 use crate::trace::dumpi::layout::CALLS;
 use crate::trace::dumpi::{RankFile, Record, Stream};
 use crate::trace::label;
-use crate::trace::sizes::{collective_sizes, message_bytes};
+use crate::trace::sizes::{collective_sizes, message_bytes, Sizes};
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 use std::sync::LazyLock;
@@ -161,6 +161,8 @@ pub(super) struct RankEvents<'f> {
     ready: VecDeque<Event>,
     /// Whether the end's computation has been handed out.
     ended: bool,
+    /// Whether collective events carry their member's data (a replay on a fabric).
+    keep_data: bool,
     pub(super) notes: ReplayNotes,
 }
 
@@ -187,8 +189,16 @@ impl<'f> RankEvents<'f> {
             gap: 0.0,
             ready: VecDeque::new(),
             ended: false,
+            keep_data: false,
             notes: ReplayNotes::default(),
         })
+    }
+
+    /// Makes collective events carry this rank's data, which a replay on a fabric
+    /// needs to route the operation's messages.
+    pub(super) fn keeping_collective_data(mut self, keep: bool) -> Self {
+        self.keep_data = keep;
+        self
     }
 
     fn error(&self, message: String) -> ReplayError {
@@ -505,6 +515,7 @@ impl<'f> RankEvents<'f> {
                     cost_bytes: Some(0),
                     selection_bytes: 0,
                     commutative: true,
+                    data: None,
                 });
             }
             OP_CREATE => {
@@ -573,6 +584,24 @@ impl<'f> RankEvents<'f> {
         call.validate().map_err(|e| self.error(e.to_string()))?;
         let (cost_bytes, selection_bytes) =
             (call.cost_bytes(), call.selection_bytes().unwrap_or(0));
+        let data = if self.keep_data {
+            let root = call.root;
+            let bytes = match call.data {
+                CallData::Bytes(b) => b,
+                _ => 0,
+            };
+            let per_rank = match sizes {
+                Sizes::PerRank(sizes) => Some(sizes),
+                _ => None,
+            };
+            Some(Box::new(MemberData {
+                root,
+                bytes,
+                per_rank,
+            }))
+        } else {
+            None
+        };
         self.emit(Kind::Collective {
             op,
             comm: global,
@@ -580,6 +609,7 @@ impl<'f> RankEvents<'f> {
             cost_bytes,
             selection_bytes,
             commutative,
+            data,
         });
         Ok(())
     }

@@ -37,8 +37,11 @@
 //! every link has the configuration's bandwidth). A message then takes α plus the time
 //! its flow needs, at least nβ; the time beyond nβ is **contention**, a part of the
 //! bandwidth time, and the rest is the **wire** time. Messages between ranks on one host
-//! do not touch the fabric. Collectives and one-sided transfers keep their Hockney time
-//! (they are not routed). Each configuration is then its own discrete-event simulation:
+//! do not touch the fabric. A collective's messages, those of its algorithm as `orcs
+//! trace matrix` lists them, all start when its latest member arrives and are routed
+//! the same way; its members leave after its Hockney latency and, for its bandwidth
+//! time, the Hockney nβ or, when later, the time its last message arrives, the excess
+//! being contention. One-sided transfers keep their Hockney time. Each configuration is then its own discrete-event simulation:
 //! the ranks advance in the order of their clocks (not of the trace's wall clock, which
 //! on the traced machine says little about what overlaps on the replayed network), and
 //! a completion is put off until every other rank has reached the time its messages
@@ -338,7 +341,10 @@ pub fn replay_files_on(
         let sources: Vec<lower::RankEvents> = files
             .iter()
             .enumerate()
-            .map(|(k, f)| lower::RankEvents::new(f, k as u32, size, &communicators))
+            .map(|(k, f)| {
+                lower::RankEvents::new(f, k as u32, size, &communicators)
+                    .map(|events| events.keeping_collective_data(fabric.is_some()))
+            })
             .collect::<Result<_, _>>()?;
         let (replayed, decoded) = prefetch::with_prefetch(
             sources,

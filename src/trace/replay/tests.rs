@@ -67,6 +67,7 @@ fn barrier(member: u32) -> Kind {
         cost_bytes: Some(0),
         selection_bytes: 0,
         commutative: true,
+        data: None,
     }
 }
 
@@ -282,6 +283,7 @@ fn a_receive_nobody_sends_is_an_error_naming_the_rank_and_the_call() {
         cost_bytes: Some(8),
         selection_bytes: 8,
         commutative: true,
+        data: None,
     };
     let ranks = vec![vec![ev(1, 0.0, barrier(0))], vec![ev(2, 0.0, bcast)]];
     let e = run(ranks, 10).unwrap_err().to_string();

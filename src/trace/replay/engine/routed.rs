@@ -2,9 +2,27 @@
 //! the links per configuration, and when a completion may be settled.
 
 use super::clocks::{parts, split};
-use super::{time_key, Engine, Network, Request};
+use super::{time_key, Engine, Instance, Message, Network, Request, Step};
 use crate::flow::{FlowNetwork, RankRoutes, Routes};
+use crate::trace::collective::{Algorithm, RankCall};
 use crate::trace::replay::event::Slot;
+use std::cmp::Reverse;
+
+/// A collective whose messages move on the fabric: released (every member arrived),
+/// not yet settled.
+#[derive(Debug)]
+pub(super) struct Draining {
+    comm: u32,
+    /// The path of the latest member, where every message starts (a block shared by
+    /// the messages, released once).
+    latest: u32,
+    /// The operation's messages.
+    messages: Vec<u32>,
+    /// The Hockney cost per unit α and per unit β: the latency and (uncontended)
+    /// bandwidth parts.
+    alpha_units: f64,
+    beta_units: f64,
+}
 
 /// What a contention-aware replay adds: the routes, and per configuration the flows on
 /// the links.
@@ -98,5 +116,141 @@ impl Engine<'_> {
                 contention[k] = s_contention[k] + (transfer - wire);
             }
         }
+    }
+}
+
+impl Engine<'_> {
+    /// Starts collective `call` on a fabric: every member's messages under `algorithm`
+    /// (as [`RankCall::expand`] lists them for its own record) leave together when the
+    /// latest member arrives, as flows on their routes. `current`, the last to arrive,
+    /// holds the operation until it is settled. Data that moves within one host, or no
+    /// data, takes no link.
+    pub(super) fn route_collective(
+        &mut self,
+        comm: u32,
+        call: Instance,
+        algorithm: Algorithm,
+        alpha_units: f64,
+        beta_units: f64,
+        current: usize,
+    ) -> Result<Step, String> {
+        let members = &self.members[comm as usize];
+        let size = members.len() as u32;
+        let mut pairs = Vec::new();
+        for (member, data) in &call.data {
+            let rank_call = RankCall {
+                op: call.op,
+                rank: *member,
+                size,
+                root: data.root,
+                commutative: call.commutative,
+                data: data.call_data(),
+            };
+            let src = members[*member as usize];
+            rank_call
+                .expand(algorithm, |dst, bytes| {
+                    if bytes > 0 {
+                        pairs.push((src, members[dst as usize], bytes));
+                    }
+                })
+                .map_err(|e| e.to_string())?;
+        }
+        let mut messages = Vec::with_capacity(pairs.len());
+        for (src, dst, bytes) in pairs {
+            let message = Message {
+                src,
+                dst,
+                comm,
+                tag: 0,
+                bytes,
+                rendezvous: false,
+                matched: true,
+                refs: 1,
+                start: call.latest,
+            };
+            let m = match self.free_messages.pop() {
+                Some(m) => {
+                    self.messages[m as usize] = message;
+                    m
+                }
+                None => {
+                    self.messages.push(message);
+                    (self.messages.len() - 1) as u32
+                }
+            };
+            self.start_flow(m);
+            messages.push(m);
+        }
+        self.ranks[current].draining = Some(Box::new(Draining {
+            comm,
+            latest: call.latest,
+            messages,
+            alpha_units,
+            beta_units,
+        }));
+        Ok(self.settle_collective(current))
+    }
+
+    /// The collective rank `r` holds: put off, like a completion ([`Engine::settle_after`]),
+    /// until every rank has passed the time its messages would have all arrived; then
+    /// every member leaves with the latest member's path, the operation's latency, and
+    /// its bandwidth time: the Hockney time nβ, or when the routed messages take longer
+    /// to arrive, that time, the excess being contention.
+    pub(super) fn settle_collective(&mut self, r: usize) -> Step {
+        let fabric = self.fabric.as_mut().expect("called on a fabric");
+        let draining = self.ranks[r]
+            .draining
+            .as_ref()
+            .expect("called while draining");
+        let latest = fabric.flows[0].expected_last_finish(&draining.messages, &fabric.links);
+        let key = time_key(latest);
+        let later = self.ranks[r].deferred.map_or(true, |last| key > last);
+        if latest > self.clocks.clock(r)[0] && later {
+            self.ranks[r].deferred = Some(key);
+            self.heap.push(Reverse((key, r as u32)));
+            return Step::Deferred;
+        }
+        let draining = *self.ranks[r].draining.take().expect("checked");
+        let fabric = self.fabric.as_mut().expect("checked");
+        self.scratch
+            .copy_from_slice(self.times.get(draining.latest));
+        self.times.release(draining.latest);
+        {
+            let [clock, _, latency, bandwidth, contention] = split(&mut self.scratch);
+            for (k, flows) in fabric.flows.iter_mut().enumerate() {
+                let start = clock[k];
+                let arrived = draining
+                    .messages
+                    .iter()
+                    .fold(start, |last, &m| last.max(flows.finish(m, &fabric.links)));
+                let wire = draining.beta_units * self.network.beta[k];
+                let mut transfer = (arrived - start).max(wire);
+                // What the flow network's steps leave of rounding is not contention.
+                if transfer - wire <= 1e-12 * arrived.abs() {
+                    transfer = wire;
+                }
+                let lat = draining.alpha_units * self.network.alpha[k];
+                clock[k] += lat + transfer;
+                latency[k] += lat;
+                bandwidth[k] += transfer;
+                contention[k] += transfer - wire;
+            }
+        }
+        for m in draining.messages {
+            // The start block is the collective's, released above.
+            self.free_messages.push(m);
+        }
+        for &m in &self.members[draining.comm as usize] {
+            self.clocks
+                .block_mut(m as usize)
+                .copy_from_slice(&self.scratch);
+            let state = &mut self.ranks[m as usize];
+            state.in_collective = false;
+            if m as usize != r {
+                state.collective_done = true;
+                self.wake(m as usize);
+            }
+        }
+        Step::Done
     }
 }

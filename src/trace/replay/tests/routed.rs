@@ -6,6 +6,8 @@ use super::*;
 use crate::fabric::{load_routed_fabric, load_routed_fabric_from, LoadOptions, LoadedFabric};
 use crate::flow::RankRoutes;
 use crate::routing::check_routes;
+use crate::trace::collective::{CallData, RankCall};
+use crate::trace::replay::event::MemberData;
 
 /// Loads a routed fabric from dot text.
 fn fabric(dot: &str) -> LoadedFabric {
@@ -425,4 +427,126 @@ fn every_rank_of_the_trace_needs_a_host() {
     assert_eq!(done.into_inner(), 3);
     assert_eq!(replay.outcomes.len(), 3);
     assert_eq!(replay.fabric.unwrap().placement, "by hand");
+}
+
+/// Member `member` of `op` on all `p` ranks (communicator 0, root 0) with one size,
+/// `bytes`, as the lowering of a trace gives it for a replay on a fabric.
+fn collective(op: CollectiveOp, member: u32, p: u32, bytes: u64) -> Kind {
+    let call = RankCall {
+        op,
+        rank: member,
+        size: p,
+        root: 0,
+        commutative: true,
+        data: CallData::Bytes(bytes),
+    };
+    Kind::Collective {
+        op,
+        comm: 0,
+        member,
+        cost_bytes: call.cost_bytes(),
+        selection_bytes: call.selection_bytes().unwrap(),
+        commutative: true,
+        data: Some(Box::new(MemberData {
+            root: 0,
+            bytes,
+            per_rank: None,
+        })),
+    }
+}
+
+/// Every one of `p` ranks calls `op` once at wall time 0.
+fn everyone(op: CollectiveOp, p: u32, bytes: u64) -> Vec<Vec<Event>> {
+    (0..p)
+        .map(|r| vec![ev(0, 0.0, collective(op, r, p, bytes))])
+        .collect()
+}
+
+#[test]
+fn an_alltoall_across_one_cable_lasts_until_its_messages_have_shared_it() {
+    // Six ranks, H0–H2 on S0 and H3–H5 on S1; an alltoall of 1000-byte blocks is the
+    // linear algorithm (p < 8): 30 messages of 1 µs alone (at 1 GB/s), 9 of them on
+    // each direction of the cable, 5 out of and 5 into every host. Max-min: the cable
+    // gives each of its 9 flows 1/9; each host link has 2/3 left for its 2 flows inside
+    // the switch, 1/3 each: they end at 3 µs; the 9 crossing flows move at 1/9 all
+    // along and end at 9 µs. Hockney's bandwidth time is 5000 bytes = 5 µs, so 4 µs
+    // are contention; then 5α. At 4 GB/s everything is 4 times shorter.
+    let f = line(2, 3);
+    let hosts = hosts_by_name(&f, 6);
+    let network = fast();
+    let c = run_on(
+        &f,
+        &hosts,
+        everyone(CollectiveOp::Alltoall, 6, 1000),
+        &network,
+    );
+    for r in 0..6 {
+        near(c.clock(r), &[5e-6 + 9e-6, 10e-6 + 2.25e-6]);
+        near(c.latency(r), &[5e-6, 10e-6]);
+        near(c.bandwidth(r), &[9e-6, 2.25e-6]);
+        near(c.contention(r), &[4e-6, 1e-6]);
+    }
+    let p = plain(everyone(CollectiveOp::Alltoall, 6, 1000), &network);
+    near(p.clock(0), &[10e-6, 11.25e-6]);
+    near(p.contention(0), &[0.0, 0.0]);
+}
+
+#[test]
+fn on_a_single_switch_collectives_are_the_plain_replay() {
+    // Every host link carries at most the bytes of Hockney's bandwidth term: the
+    // alltoall's 5 blocks out of and into each host (each link's 5 flows at 1/5 end at
+    // 5 µs); the binomial bcast's 3 messages out of the root (1/3 each, 3 µs = lg p ·
+    // nβ); the dissemination barrier moves no data.
+    let f = line(1, 6);
+    let hosts = hosts_by_name(&f, 6);
+    let network = fast();
+    for (op, bytes) in [
+        (CollectiveOp::Alltoall, 1000),
+        (CollectiveOp::Bcast, 1000),
+        (CollectiveOp::Barrier, 0),
+        (CollectiveOp::Allreduce, 64),
+    ] {
+        let c = run_on(&f, &hosts, everyone(op, 6, bytes), &network);
+        let p = plain(everyone(op, 6, bytes), &network);
+        for r in 0..6 {
+            near(c.clock(r), p.clock(r));
+            near(c.latency(r), p.latency(r));
+            near(c.bandwidth(r), p.bandwidth(r));
+            assert_eq!(c.contention(r), &[0.0, 0.0], "{op} rank {r}");
+        }
+    }
+    let c = run_on(&f, &hosts, everyone(CollectiveOp::Bcast, 6, 1000), &network);
+    near(c.clock(5), &[3e-6 + 3e-6, 6e-6 + 0.75e-6]);
+}
+
+#[test]
+fn a_message_on_the_cable_slows_a_collective_that_crosses_it() {
+    // Two ranks on H0 (S0) and H1 (S1) and a third pair H2 (S0) → H3 (S1) sending 3000
+    // bytes at time 0: the bcast of 1000 bytes from rank 0 to rank 1 (binomial, one
+    // message) shares the cable with it from 0: both at 1/2, the bcast's message ends
+    // at 2 µs (1 µs of it contention), then α.
+    let f = line(2, 2);
+    let h = hosts_by_name(&f, 4);
+    let hosts = [h[0], h[2], h[1], h[3]];
+    let comm_members = vec![vec![0, 1], vec![0, 1, 2, 3]];
+    let mut ranks: Vec<Vec<Event>> = (0..2)
+        .map(|r| vec![ev(0, 0.0, collective(CollectiveOp::Bcast, r, 2, 1000))])
+        .collect();
+    ranks.push(vec![
+        ev(0, 0.0, send(3, 3000, BS)),
+        ev(0, 0.0, complete(&[BS])),
+    ]);
+    ranks.push(vec![
+        ev(0, 0.0, recv(Some(2), BR)),
+        ev(1, 0.0, complete(&[BR])),
+    ]);
+    let routes = RankRoutes::new(&f.fabric, &f.table, &hosts);
+    let c = replay_routed(&mut sources(ranks), &comm_members, &fast(), &routes)
+        .unwrap()
+        .0;
+    near(c.clock(1), &[2e-6 + 1e-6, 0.5e-6 + 2e-6]);
+    near(c.contention(1), &[1e-6, 0.25e-6]);
+    near(c.clock(0), c.clock(1));
+    // The message ends at 4 µs: 1 µs at 1/2 beside the bcast, then alone.
+    near(c.clock(3), &[4e-6 + 1e-6, 1e-6 + 2e-6]);
 }
