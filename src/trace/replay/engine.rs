@@ -138,6 +138,8 @@ struct RankState {
     deferred: Option<i64>,
     /// On a fabric, the collective this rank released, while its messages move.
     draining: Option<Box<routed::Draining>>,
+    /// On a fabric, the message of the one-sided transfer of `current`, while it moves.
+    transfer: Option<u32>,
 }
 
 /// A clock as a heap key: non-negative floats order as their bits.
@@ -238,6 +240,7 @@ impl<'a> Engine<'a> {
                     parked: false,
                     deferred: None,
                     draining: None,
+                    transfer: None,
                 })
                 .collect(),
             times: TimePool {
@@ -376,14 +379,13 @@ impl<'a> Engine<'a> {
                 self.recv(r, src, comm, tag, slot);
                 Ok(Step::Done)
             }
-            Kind::Complete(slots) => match self.settle_after(r, slots) {
-                Some(key) => {
-                    self.ranks[r].deferred = Some(key);
-                    self.heap.push(Reverse((key, r as u32)));
+            Kind::Complete(slots) => {
+                if self.settle_after(r, slots) {
                     Ok(Step::Deferred)
+                } else {
+                    Ok(self.complete(r, slots))
                 }
-                None => Ok(self.complete(r, slots)),
-            },
+            }
             Kind::Collective {
                 op,
                 comm,
@@ -407,10 +409,15 @@ impl<'a> Engine<'a> {
                 self.collective(r, comm, member, call)
                     .map_err(|message| ReplayError::at(path, event.at, message))
             }
-            &mut Kind::Transfer { bytes } => {
-                self.transfer(r, bytes);
-                Ok(Step::Done)
-            }
+            &mut Kind::Transfer { bytes, peer, get } => match peer {
+                Some(peer) if self.fabric.is_some() => {
+                    Ok(self.transfer_routed(r, bytes, peer, get))
+                }
+                _ => {
+                    self.transfer(r, bytes);
+                    Ok(Step::Done)
+                }
+            },
         };
         self.ranks[r].current = Some(event);
         step
@@ -449,16 +456,7 @@ impl<'a> Engine<'a> {
             refs: 1 + u8::from(rendezvous),
             start,
         };
-        let m = match self.free_messages.pop() {
-            Some(m) => {
-                self.messages[m as usize] = message;
-                m
-            }
-            None => {
-                self.messages.push(message);
-                (self.messages.len() - 1) as u32
-            }
-        };
+        let m = self.new_message(message);
         *self.request(r, slot) = if rendezvous {
             Request::Send(m)
         } else {
@@ -480,6 +478,20 @@ impl<'a> Engine<'a> {
                 self.wake(d);
             }
             None => self.unexpected[d].push(m),
+        }
+    }
+
+    /// Stores `message` under a free id.
+    fn new_message(&mut self, message: Message) -> u32 {
+        match self.free_messages.pop() {
+            Some(m) => {
+                self.messages[m as usize] = message;
+                m
+            }
+            None => {
+                self.messages.push(message);
+                (self.messages.len() - 1) as u32
+            }
         }
     }
 
@@ -700,7 +712,7 @@ impl<'a> Engine<'a> {
         Ok(Step::Done)
     }
 
-    /// A one-sided transfer: the origin pays one message.
+    /// A one-sided transfer off a fabric: the origin pays one message.
     fn transfer(&mut self, r: usize, bytes: u64) {
         let n = bytes as f64;
         let [clock, _, latency, bandwidth, _] = split(self.clocks.block_mut(r));

@@ -91,10 +91,15 @@ pub enum Kind {
         data: Option<Box<MemberData>>,
     },
     /// A one-sided transfer (`MPI_Put`, `MPI_Get`, `MPI_Accumulate`): the origin pays
-    /// one message's time.
+    /// one message's time (on a fabric, its data's time on the route between the two).
     Transfer {
         /// Bytes moved.
         bytes: u64,
+        /// The target's world rank (None when the trace does not say which window's
+        /// group it is in).
+        peer: Option<u32>,
+        /// The data moves from the target to the origin (`MPI_Get`).
+        get: bool,
     },
 }
 

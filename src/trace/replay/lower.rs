@@ -488,10 +488,21 @@ impl<'f> RankEvents<'f> {
             }
             PUT | GET | ACCUMULATE => {
                 let bytes = self.bytes(Arg::OriginCount, Arg::OriginType);
-                if self.int(Arg::TargetRank) < 0 {
+                let target = self.int(Arg::TargetRank);
+                if target < 0 {
                     self.notes.null_peer_messages += 1;
                 } else {
-                    self.emit(Kind::Transfer { bytes });
+                    // A window created before the trace began has no group to find the
+                    // target's world rank in: such a transfer is not routed.
+                    let peer = match self.windows.get(&self.int(Arg::Win)).copied() {
+                        Some(comm) => Some(self.world(comm, target)?),
+                        None => None,
+                    };
+                    self.emit(Kind::Transfer {
+                        bytes,
+                        peer,
+                        get: l == GET,
+                    });
                 }
             }
             WIN_CREATE => {

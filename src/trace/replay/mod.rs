@@ -41,7 +41,8 @@
 //! trace matrix` lists them, all start when its latest member arrives and are routed
 //! the same way; its members leave after its Hockney latency and, for its bandwidth
 //! time, the Hockney nβ or, when later, the time its last message arrives, the excess
-//! being contention. One-sided transfers keep their Hockney time. Each configuration is then its own discrete-event simulation:
+//! being contention. A one-sided transfer's data moves on the route between origin and
+//! target (from the target for a get) while the origin waits. Each configuration is then its own discrete-event simulation:
 //! the ranks advance in the order of their clocks (not of the trace's wall clock, which
 //! on the traced machine says little about what overlaps on the replayed network), and
 //! a completion is put off until every other rank has reached the time its messages

@@ -47,14 +47,13 @@ impl<'r> Routed<'r> {
 }
 
 impl Engine<'_> {
-    /// On a fabric, the key to put off the completion of `slots` until: when its
-    /// messages would end on the first configuration if no other message started,
-    /// when that is after rank `r`'s clock and after the key it was last put off
-    /// until. Every rank whose clock is below that runs first, and the messages they
-    /// start share the links; when none did, the completion is settled. Keys grow at
-    /// every putting off, so this ends.
-    pub(super) fn settle_after(&mut self, r: usize, slots: &[Slot]) -> Option<i64> {
-        let fabric = self.fabric.as_mut()?;
+    /// On a fabric, puts off the completion of `slots` by rank `r` until when its
+    /// messages would end on the first configuration if no other message started
+    /// ([`Engine::put_off`]); false when there is no fabric or it may be settled now.
+    pub(super) fn settle_after(&mut self, r: usize, slots: &[Slot]) -> bool {
+        let Some(fabric) = self.fabric.as_mut() else {
+            return false;
+        };
         let requests = &self.ranks[r].requests;
         let mut latest = f64::NEG_INFINITY;
         for &s in slots {
@@ -65,9 +64,23 @@ impl Engine<'_> {
             };
             latest = latest.max(fabric.flows[0].expected_finish(m, &fabric.links));
         }
+        self.put_off(r, latest)
+    }
+
+    /// Puts rank `r`'s current event back on the heap, keyed by `latest`, when that is
+    /// after its clock on the first configuration and after the key it was last put
+    /// off until. Every rank whose clock is below runs first, and the messages they
+    /// start share the links; when none did, the event is settled. Keys grow at every
+    /// putting off, so this ends. False when the event may be settled now.
+    fn put_off(&mut self, r: usize, latest: f64) -> bool {
         let key = time_key(latest);
         let later = self.ranks[r].deferred.map_or(true, |last| key > last);
-        (latest > self.clocks.clock(r)[0] && later).then_some(key)
+        if latest > self.clocks.clock(r)[0] && later {
+            self.ranks[r].deferred = Some(key);
+            self.heap.push(Reverse((key, r as u32)));
+            return true;
+        }
+        false
     }
 
     /// Message `m`'s data starts moving (its start is settled): on a fabric, its flow
@@ -168,16 +181,7 @@ impl Engine<'_> {
                 refs: 1,
                 start: call.latest,
             };
-            let m = match self.free_messages.pop() {
-                Some(m) => {
-                    self.messages[m as usize] = message;
-                    m
-                }
-                None => {
-                    self.messages.push(message);
-                    (self.messages.len() - 1) as u32
-                }
-            };
+            let m = self.new_message(message);
             self.start_flow(m);
             messages.push(m);
         }
@@ -191,7 +195,7 @@ impl Engine<'_> {
         Ok(self.settle_collective(current))
     }
 
-    /// The collective rank `r` holds: put off, like a completion ([`Engine::settle_after`]),
+    /// The collective rank `r` holds: put off ([`Engine::put_off`]),
     /// until every rank has passed the time its messages would have all arrived; then
     /// every member leaves with the latest member's path, the operation's latency, and
     /// its bandwidth time: the Hockney time nβ, or when the routed messages take longer
@@ -203,11 +207,7 @@ impl Engine<'_> {
             .as_ref()
             .expect("called while draining");
         let latest = fabric.flows[0].expected_last_finish(&draining.messages, &fabric.links);
-        let key = time_key(latest);
-        let later = self.ranks[r].deferred.map_or(true, |last| key > last);
-        if latest > self.clocks.clock(r)[0] && later {
-            self.ranks[r].deferred = Some(key);
-            self.heap.push(Reverse((key, r as u32)));
+        if self.put_off(r, latest) {
             return Step::Deferred;
         }
         let draining = *self.ranks[r].draining.take().expect("checked");
@@ -251,6 +251,49 @@ impl Engine<'_> {
                 self.wake(m as usize);
             }
         }
+        Step::Done
+    }
+}
+
+impl Engine<'_> {
+    /// A one-sided transfer on a fabric: its data moves from the origin `r` to `peer`
+    /// (from `peer` when `get`) as a message does, starting at the origin's clock, and
+    /// the origin waits for it as for a blocking send's arrival (settled the same way),
+    /// so its time beyond nβ is contention.
+    pub(super) fn transfer_routed(&mut self, r: usize, bytes: u64, peer: u32, get: bool) -> Step {
+        let m = match self.ranks[r].transfer {
+            Some(m) => m,
+            None => {
+                let (src, dst) = if get {
+                    (peer, r as u32)
+                } else {
+                    (r as u32, peer)
+                };
+                let start = self.times.alloc(self.clocks.block(r));
+                let m = self.new_message(Message {
+                    src,
+                    dst,
+                    comm: u32::MAX,
+                    tag: 0,
+                    bytes,
+                    rendezvous: false,
+                    matched: true,
+                    refs: 1,
+                    start,
+                });
+                self.start_flow(m);
+                self.ranks[r].transfer = Some(m);
+                m
+            }
+        };
+        let fabric = self.fabric.as_mut().expect("called on a fabric");
+        let latest = fabric.flows[0].expected_finish(m, &fabric.links);
+        if self.put_off(r, latest) {
+            return Step::Deferred;
+        }
+        self.ranks[r].transfer = None;
+        self.arrive_routed(r, m);
+        self.release_message(m);
         Step::Done
     }
 }

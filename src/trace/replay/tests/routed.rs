@@ -550,3 +550,65 @@ fn a_message_on_the_cable_slows_a_collective_that_crosses_it() {
     // The message ends at 4 µs: 1 µs at 1/2 beside the bcast, then alone.
     near(c.clock(3), &[4e-6 + 1e-6, 1e-6 + 2e-6]);
 }
+
+#[test]
+fn one_sided_transfers_move_their_data_on_the_route_between_origin_and_target() {
+    let put = |peer| Kind::Transfer {
+        bytes: 1000,
+        peer: Some(peer),
+        get: false,
+    };
+    let get = |peer| Kind::Transfer {
+        bytes: 1000,
+        peer: Some(peer),
+        get: true,
+    };
+    let f = line(2, 2);
+    let hosts = hosts_by_name(&f, 4);
+    let network = fast();
+    // Ranks 0 and 1 (on S0) put to 2 and 3 (on S1): both cross the cable, at 1/2, so
+    // each origin waits 2 µs, 1 of them contention, then α.
+    let ranks = vec![
+        vec![ev(0, 0.0, put(2))],
+        vec![ev(0, 0.0, put(3))],
+        vec![],
+        vec![],
+    ];
+    let c = run_on(&f, &hosts, ranks, &network);
+    for r in 0..2 {
+        near(c.clock(r), &[3e-6, 2.5e-6]);
+        near(c.contention(r), &[1e-6, 0.25e-6]);
+        near(c.latency(r), &[1e-6, 2e-6]);
+    }
+    near(c.clock(2), &[0.0, 0.0]);
+    // A get's data comes from the target: rank 1's get from 3 crosses the cable the
+    // other way, beside rank 0's put, and neither waits for the other.
+    let ranks = vec![
+        vec![ev(0, 0.0, put(2))],
+        vec![ev(0, 0.0, get(3))],
+        vec![],
+        vec![],
+    ];
+    let c = run_on(&f, &hosts, ranks.clone(), &network);
+    let p = plain(ranks, &network);
+    for r in 0..2 {
+        near(c.clock(r), &[2e-6, 2.25e-6]);
+        near(c.clock(r), p.clock(r));
+        assert_eq!(c.contention(r), &[0.0, 0.0]);
+    }
+    // A transfer whose window's group is unknown keeps its Hockney time.
+    let unknown = Kind::Transfer {
+        bytes: 1000,
+        peer: None,
+        get: false,
+    };
+    let ranks = vec![
+        vec![ev(0, 0.0, put(2))],
+        vec![ev(0, 0.0, unknown)],
+        vec![],
+        vec![],
+    ];
+    let c = run_on(&f, &hosts, ranks, &network);
+    near(c.clock(0), &[2e-6, 2.25e-6]);
+    near(c.clock(1), &[2e-6, 2.25e-6]);
+}
