@@ -253,11 +253,11 @@ impl Bottlenecks {
         }
     }
 
-    /// Forgets the previous run.
+    /// Forgets the previous run. (The marks need no new generation here: the run's
+    /// first level with any congestion exceeds `run_max` = 0 and starts one.)
     fn start_run(&mut self) {
         self.run_max = 0;
         self.edges.clear();
-        self.generation += 1;
     }
 
     /// Records the edges at `level_max` when the level reaches the run's largest
@@ -742,6 +742,32 @@ fn add_into(total: &mut Vec<u64>, part: &[u64]) {
 mod tests {
     use super::*;
     use rand::RngCore;
+
+    #[test]
+    fn bottlenecks_list_the_edges_at_the_runs_maximum_once() {
+        // Pair 0's route is edges 1 and 2, pair 1's is edge 3.
+        let mut routes = LevelRoutes::new(2);
+        routes.reserve(2);
+        routes.edges[..3].copy_from_slice(&[1, 2, 3]);
+        routes.lens[..2].copy_from_slice(&[2, 1]);
+        let mut b = Bottlenecks::new(4);
+        for _ in 0..2 {
+            b.start_run();
+            // Level 1: edge 1 carries 2 (pair 0's weight), edge 2 only 1.
+            b.note_level(2, &[2, 1], &routes, &[0, 2, 1, 1]);
+            assert_eq!(b.edges, [1]);
+            // Level 2 at the same maximum adds edge 3, and edge 1 only once.
+            b.note_level(2, &[2, 2], &routes, &[0, 2, 0, 2]);
+            assert_eq!(b.edges, [1, 3]);
+            // A level below the maximum adds nothing.
+            b.note_level(1, &[1, 1], &routes, &[0, 1, 1, 1]);
+            assert_eq!(b.edges, [1, 3]);
+            // A higher maximum restarts the list, and an edge already listed comes back.
+            b.note_level(3, &[3, 0], &routes, &[0, 3, 3, 0]);
+            assert_eq!(b.edges, [1, 2]);
+            assert_eq!(b.run_max, 3);
+        }
+    }
 
     #[test]
     fn slices_combine_into_the_whole_run_and_survive_bytes() {
