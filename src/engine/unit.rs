@@ -770,6 +770,47 @@ mod tests {
     }
 
     #[test]
+    fn the_memory_estimate_adds_up_its_terms() {
+        let config = |pattern_context, metric, links| SimConfig {
+            runs: 100,
+            seed: 1,
+            level: None,
+            metric,
+            orcs_compat: false,
+            pattern_context,
+            links,
+            memory: MemoryLimit::unlimited(),
+        };
+        let ctx = PatternContext::new(16);
+        // Bruck on 16 ranks: 4 levels of 16 pairs, generated once (12 bytes a pair).
+        // Per run 32 bytes. Per worker: 16 route slots of 4 × 5 + 8 bytes, 28 edges of
+        // 12 bytes, 16 ranks of 22 bytes.
+        let bruck = Pattern::parse("bruck", None).unwrap();
+        let worker = 16 * (4 * 5 + 8) + 28 * 12 + 16 * 22;
+        let e = memory_estimate(
+            &config(ctx, MetricKind::SumMaxCong, false),
+            &bruck,
+            28,
+            5,
+            3,
+        );
+        assert_eq!(e.bytes(), 100 * 32 + 64 * 12 + 3 * worker);
+        // The delay metric keeps 8 bytes more per run; --links 28 more per edge.
+        let e = memory_estimate(
+            &config(ctx, MetricKind::DepMaxDelay, true),
+            &bruck,
+            28,
+            5,
+            1,
+        );
+        assert_eq!(e.bytes(), 100 * 40 + 64 * 12 + worker + 28 * 28);
+        // A random pattern's pairs are drawn by each worker: 16 of 8 bytes.
+        let rand = Pattern::parse("rand", None).unwrap();
+        let e = memory_estimate(&config(ctx, MetricKind::SumMaxCong, false), &rand, 28, 5, 2);
+        assert_eq!(e.bytes(), 100 * 32 + 2 * (worker + 16 * 8));
+    }
+
+    #[test]
     fn slices_combine_into_the_whole_run_and_survive_bytes() {
         let loaded = crate::fabric::load_routed_fabric(
             concat!(env!("CARGO_MANIFEST_DIR"), "/topologies/ft4-2.ftree.dot"),
