@@ -13,6 +13,8 @@
 //! * Standard output (`-`), devices, FIFOs and sockets are written in place: renaming a
 //!   file over `/dev/null` (as root) would replace the device.
 //! * Every error names the file.
+//! * An output named `*.gz` is gzip-compressed, unless what is written is gzip already
+//!   (a PFProf archive), which is written as it is; standard output never is.
 //!
 //! The temporary file is created by [`Output::create`], before the work that produces
 //! the content, so that a missing folder or an unwritable file fails at once rather than
@@ -270,7 +272,96 @@ fn is_kernel_link(path: &Path) -> bool {
 /// file (and the flag, when created with [`Output::create_named`]).
 pub struct Output {
     label: Label,
-    out: BufWriter<Sink>,
+    out: BufWriter<Layer>,
+}
+
+/// The gzip magic bytes, which every gzip stream starts with.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// What stands between the buffer and the sink: nothing, or for an output named
+/// `*.gz` a gzip encoder, unless the content is gzip already (a PFProf archive).
+enum Layer {
+    /// Bytes go to the sink as they are.
+    Plain(Sink),
+    /// A `.gz` output before its first two bytes are known.
+    Deciding(Option<Sink>, Vec<u8>),
+    /// Bytes are compressed.
+    Gzip(flate2::write::GzEncoder<Sink>),
+}
+
+impl Layer {
+    /// The layer for an output named `path`.
+    fn for_path(path: &str, sink: Sink) -> Layer {
+        let gz = path != "-"
+            && Path::new(path)
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+        if gz {
+            Layer::Deciding(Some(sink), Vec::with_capacity(2))
+        } else {
+            Layer::Plain(sink)
+        }
+    }
+
+    /// Chooses plain or gzip from the first bytes `head` (gzip magic: already
+    /// compressed) and passes them on.
+    fn decide(&mut self) -> io::Result<()> {
+        let Layer::Deciding(sink, head) = self else {
+            return Ok(());
+        };
+        let (sink, head) = (sink.take().expect("decided once"), std::mem::take(head));
+        *self = if head == GZIP_MAGIC {
+            Layer::Plain(sink)
+        } else {
+            Layer::Gzip(flate2::write::GzEncoder::new(
+                sink,
+                flate2::Compression::default(),
+            ))
+        };
+        match self {
+            Layer::Plain(s) => s.write_all(&head),
+            Layer::Gzip(g) => g.write_all(&head),
+            Layer::Deciding(..) => unreachable!("just decided"),
+        }
+    }
+
+    /// Ends the gzip stream if any (a `.gz` output of fewer than two bytes is
+    /// compressed) and gives back the sink.
+    fn finish(mut self) -> io::Result<Sink> {
+        self.decide()?;
+        match self {
+            Layer::Plain(s) => Ok(s),
+            Layer::Gzip(g) => g.finish(),
+            Layer::Deciding(..) => unreachable!("decided above"),
+        }
+    }
+}
+
+impl Write for Layer {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if let Layer::Deciding(_, head) = self {
+            let take = (GZIP_MAGIC.len() - head.len()).min(buf.len());
+            head.extend_from_slice(&buf[..take]);
+            if head.len() == GZIP_MAGIC.len() {
+                self.decide()?;
+            }
+            return Ok(take);
+        }
+        match self {
+            Layer::Plain(s) => s.write(buf),
+            Layer::Gzip(g) => g.write(buf),
+            Layer::Deciding(..) => unreachable!("handled above"),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Layer::Plain(s) => s.flush(),
+            Layer::Gzip(g) => g.flush(),
+            // Nothing can be passed on before the first bytes are known.
+            Layer::Deciding(..) => Ok(()),
+        }
+    }
 }
 
 /// Where an [`Output`]'s bytes go.
@@ -333,9 +424,10 @@ impl Output {
             "-" => Sink::Stdout(io::stdout()),
             _ => open_sink(&label)?,
         };
+        let layer = Layer::for_path(&label.path, sink);
         Ok(Output {
             label,
-            out: BufWriter::with_capacity(BUFFER, sink),
+            out: BufWriter::with_capacity(BUFFER, layer),
         })
     }
 
@@ -352,7 +444,9 @@ impl Output {
         let Output { label, out } = self;
         let sink = out
             .into_inner()
-            .map_err(|e| label.io("write", e.into_error()))?;
+            .map_err(|e| label.io("write", e.into_error()))?
+            .finish()
+            .map_err(|e| label.io("write", e))?;
         match sink {
             Sink::Stdout(mut s) => s.flush().map_err(|e| label.io("write", e)),
             Sink::InPlace(mut f) => f.flush().map_err(|e| label.io("write", e)),
@@ -530,6 +624,45 @@ mod tests {
 
     fn named<'a>(flag: &'a str, path: &'a str) -> NamedFile<'a> {
         NamedFile { flag, path }
+    }
+
+    #[test]
+    fn outputs_named_gz_are_compressed_once() {
+        use std::io::Read;
+        let dir = tempfile::tempdir().unwrap();
+        let gunzip = |path: &Path| {
+            let mut text = String::new();
+            flate2::read::GzDecoder::new(fs::File::open(path).unwrap())
+                .read_to_string(&mut text)
+                .unwrap();
+            text
+        };
+        let path = dir.path().join("out.csv.gz");
+        write_whole(path.to_str().unwrap(), b"a,b\n1,2\n").unwrap();
+        assert_eq!(fs::read(&path).unwrap()[..2], GZIP_MAGIC);
+        assert_eq!(gunzip(&path), "a,b\n1,2\n");
+        // Gzip already (an archive): not compressed a second time.
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(b"inside").unwrap();
+        let archive = gz.finish().unwrap();
+        let path = dir.path().join("a.tar.GZ");
+        let mut out = Output::create(path.to_str().unwrap()).unwrap();
+        // Written a byte at a time, the magic still decides.
+        for b in &archive {
+            out.write_all(std::slice::from_ref(b)).unwrap();
+        }
+        out.commit().unwrap();
+        assert_eq!(fs::read(&path).unwrap(), archive);
+        // Nothing, or one byte, is still a gzip stream.
+        for content in [&b""[..], b"x"] {
+            let path = dir.path().join("short.gz");
+            write_whole(path.to_str().unwrap(), content).unwrap();
+            assert_eq!(gunzip(&path).as_bytes(), content);
+        }
+        // Other names are written as they are.
+        let path = dir.path().join("plain.gzip");
+        write_whole(path.to_str().unwrap(), b"text").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"text");
     }
 
     #[test]

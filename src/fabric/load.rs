@@ -84,6 +84,16 @@ pub fn read_input(path: &str) -> Result<Box<dyn BufRead + Send>, LocatedError> {
     }
 }
 
+/// Reads the whole text file `path` (`-` = standard input), gzip or not, as
+/// [`read_input`] opens it; a file that is not UTF-8 is an error naming it.
+pub fn read_text(path: &str) -> Result<String, LocatedError> {
+    let mut text = String::new();
+    read_input(path)?
+        .read_to_string(&mut text)
+        .map_err(|e| LocatedError::new(path, format!("cannot read: {e}")))?;
+    Ok(text)
+}
+
 /// Reads and compiles a routed dot file (plain or gzip). See [`compile_dot`].
 pub fn load_routed_fabric(path: &str, options: LoadOptions) -> Result<LoadedFabric, LocatedError> {
     load_routed_fabric_from(read_input(path)?, path, options)

@@ -20,7 +20,8 @@ mod load;
 pub mod write;
 
 pub use load::{
-    compile_dot, load_routed_fabric, load_routed_fabric_from, read_input, LoadOptions, LoadedFabric,
+    compile_dot, load_routed_fabric, load_routed_fabric_from, read_input, read_text, LoadOptions,
+    LoadedFabric,
 };
 
 use crate::error::LocatedError;

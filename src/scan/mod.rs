@@ -44,7 +44,7 @@ pub use cell::run_cell;
 pub use plan::{
     parse_plan, read_plan, Cell, CellWorkload, FabricSource, Plan, TraceFlag, TrafficSource,
 };
-pub use record::{merge, read_results, record_key, seal, unseal, Merged, PlanRef, Record};
+pub use record::{is_gzip, merge, read_results, record_key, seal, unseal, Merged, PlanRef, Record};
 pub use tasks::TaskPoint;
 pub use traffic::{load_traffic, LoadedTraffic};
 

@@ -123,15 +123,39 @@ pub struct PlanRef<'a> {
     pub cells: u64,
 }
 
+/// The first bytes of every gzip stream.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// Whether `path` is a gzip file (false when it cannot be read).
+pub fn is_gzip(path: &str) -> bool {
+    let mut head = [0u8; 2];
+    std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
+        .is_ok_and(|()| head == GZIP_MAGIC)
+}
+
 /// The valid records of a results file, and the byte length of the valid prefix (a
 /// resumed scan truncates the file there). A bad line that is not the last one is an
 /// error: only a crash can damage a record, and only the last. A missing file is empty.
+///
+/// A gzip file (a merged scan compressed with `-o x.gz`) is read decompressed; its
+/// length is then that of the decompressed text, which only a file being appended to
+/// would need, and such a file may not be gzip ([`is_gzip`]).
 pub fn read_results(path: &str) -> Result<(Vec<Record>, u64), ScanError> {
-    let bytes = match std::fs::read(path) {
+    let mut bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
         Err(e) => return Err(located(path, None, format!("cannot read: {e}"))),
     };
+    if bytes.starts_with(&GZIP_MAGIC) {
+        let mut text = Vec::new();
+        std::io::Read::read_to_end(
+            &mut flate2::read::MultiGzDecoder::new(&bytes[..]),
+            &mut text,
+        )
+        .map_err(|e| located(path, None, format!("cannot decompress: {e}")))?;
+        bytes = text;
+    }
     let name: Arc<str> = Arc::from(path);
     let mut records = Vec::new();
     let mut valid = 0usize;

@@ -10,8 +10,8 @@
 
 use super::cache::{cache_dir, load_fabric};
 use super::{
-    load_traffic, merge, read_results, run_cell, seal, Cell, CellWorkload, LoadedTraffic, Merged,
-    Plan, ScanError, TaskPoint,
+    is_gzip, load_traffic, located, merge, read_results, run_cell, seal, Cell, CellWorkload,
+    LoadedTraffic, Merged, Plan, ScanError, TaskPoint,
 };
 use crate::engine::metric::MetricKind;
 use crate::engine::ranks::Ranks;
@@ -89,6 +89,19 @@ impl ScanRun {
         } else {
             output.to_string()
         };
+        // Records are appended and synced one by one, which a gzip stream cannot take.
+        let gz_name = std::path::Path::new(output)
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+        if gz_name || is_gzip(&own) {
+            return Err(located(
+                output,
+                None,
+                "a scan appends each record to its results file as it is done, which a gzip \
+                 file cannot take: name the results file without .gz (a merge, `orcs scan \
+                 --merge FILES -o x.gz`, may compress them when the scan is over)",
+            ));
+        }
         // Records already written, checked to be this plan's (a results file of another
         // plan, or conflicting records of one cell, stop the scan before it appends).
         let mut written = Vec::new();

@@ -497,3 +497,64 @@ fn a_panic_is_reported_as_a_bug_with_status_101() {
         run.describe()
     );
 }
+
+#[test]
+fn outputs_named_gz_are_gzip_and_every_reader_takes_them() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let gunzip = |path: &str| {
+        let bytes = std::fs::read(path).unwrap();
+        assert_eq!(bytes[..2], [0x1f, 0x8b], "{path} is not gzip");
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_string(&mut text)
+            .unwrap();
+        text
+    };
+    let at = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let run = ["-i", TWO, "-n", "20", "--seed", "3", "--format", "json"];
+    let (json, json_gz) = (at("r.json"), at("r.json.gz"));
+    orcs(&[&run[..], &["-o", &json]].concat()).ok();
+    orcs(&[&run[..], &["-o", &json_gz]].concat()).ok();
+    assert_eq!(
+        gunzip(&json_gz).replace("r.json.gz", "r.json"),
+        std::fs::read_to_string(&json).unwrap()
+    );
+    let (cable, cable_gz) = (at("c.json"), at("c.json.gz"));
+    let cable_run = [&run[..], &["--metric", "get_cable_cong"]].concat();
+    orcs(&[&cable_run[..], &["-o", &cable]].concat()).ok();
+    orcs(&[&cable_run[..], &["-o", &cable_gz]].concat()).ok();
+    // Plot, report and map read the compressed result as the plain one.
+    for (command, json, json_gz) in [
+        ("plot", &json, &json_gz),
+        ("report", &json, &json_gz),
+        ("map", &cable, &cable_gz),
+    ] {
+        let from = |result: &str, out: &str| {
+            let mut args = vec![command];
+            args.push(result);
+            args.extend_from_slice(&["-o", out]);
+            orcs(&args).ok();
+            std::fs::read_to_string(out).unwrap()
+        };
+        let ext = if command == "report" { "html" } else { "svg" };
+        let a = from(json, &at(&format!("a.{ext}")));
+        let b = from(json_gz, &at(&format!("b.{ext}")));
+        let b = b
+            .replace("r.json.gz", "r.json")
+            .replace("c.json.gz", "c.json");
+        assert_eq!(a, b, "{command}");
+    }
+    // A converted fabric written compressed loads as the same fabric.
+    let dot_gz = at("f.dot.gz");
+    orcs(&["convert", "-i", TWO, "-o", &dot_gz]).ok();
+    let text = gunzip(&dot_gz);
+    assert!(text.starts_with("digraph"), "{text}");
+    let via_gz = orcs(&["-i", &dot_gz, "-n", "20", "--seed", "3", "--format", "json"]).ok();
+    let direct = orcs(&["-i", TWO, "-n", "20", "--seed", "3", "--format", "json"]).ok();
+    let numbers = |s: &str| {
+        let v: serde_json::Value = serde_json::from_str(s).unwrap();
+        (v["summary"].clone(), v["per_run"].clone())
+    };
+    assert_eq!(numbers(&via_gz.stdout), numbers(&direct.stdout));
+}

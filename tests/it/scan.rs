@@ -255,6 +255,29 @@ fn merged_shards_are_the_one_process_scan_byte_for_byte() {
         std::fs::read_to_string(d.join("twice.jsonl")).unwrap(),
         text
     );
+    // A merge may be compressed, and read again as it was.
+    merge(d, &[&s1, &s2], "merged.jsonl.gz", &[]).ok();
+    let gz = std::fs::read(d.join("merged.jsonl.gz")).unwrap();
+    let mut unpacked = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&gz[..]), &mut unpacked)
+        .unwrap();
+    assert_eq!(unpacked, text);
+    merge(d, &[&d.join("merged.jsonl.gz")], "again.jsonl", &[]).ok();
+    assert_eq!(
+        std::fs::read_to_string(d.join("again.jsonl")).unwrap(),
+        text
+    );
+    // A scan appends to its results file, which gzip cannot take: refused by name, and
+    // by content.
+    let gz_out = d.join("r.jsonl.gz");
+    orcs(&["scan", &plan, "-o", gz_out.to_str().unwrap(), "-q"])
+        .fails_with(1, &["r.jsonl.gz", "without .gz"]);
+    assert!(!gz_out.exists());
+    let disguised = d.join("disguised.jsonl");
+    std::fs::write(&disguised, &gz).unwrap();
+    orcs(&["scan", &plan, "-o", disguised.to_str().unwrap(), "-q"])
+        .fails_with(1, &["disguised.jsonl", "gzip"]);
+    assert_eq!(std::fs::read(&disguised).unwrap(), gz);
 }
 
 #[test]

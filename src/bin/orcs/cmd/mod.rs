@@ -173,6 +173,6 @@ pub(crate) fn place(
 
 /// Reads a result written with `--format json`.
 fn read_result(path: &str) -> Result<ResultDoc> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read '{path}'"))?;
+    let text = orcs::fabric::read_text(path)?;
     Ok(orcs::report::results::parse_result(&text, path)?)
 }

@@ -20,7 +20,7 @@ use std::process::ExitCode;
 pub fn run(plan: &QueuePlan) -> Result<ExitCode> {
     let file = match &plan.config_file {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
+            let text = orcs::fabric::read_text(path)
                 .with_context(|| format!("cannot read parameter file '{path}'"))?;
             params::parse_config(&text, path)?
         }

@@ -47,7 +47,7 @@ pub fn run(plan: &TracePlan) -> Result<ExitCode> {
 
 fn classify(plan: &ClassifyPlan) -> Result<ExitCode> {
     let read =
-        |path: &str| std::fs::read_to_string(path).with_context(|| format!("cannot read '{path}'"));
+        |path: &str| orcs::fabric::read_text(path).with_context(|| format!("cannot read '{path}'"));
     let configs = match &plan.grid {
         GridSpec::Default => config::default_grid(),
         GridSpec::Product {
