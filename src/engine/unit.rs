@@ -756,7 +756,10 @@ mod tests {
             // Level 1: edge 1 carries 2 (pair 0's weight), edge 2 only 1.
             b.note_level(2, &[2, 1], &routes, &[0, 2, 1, 1]);
             assert_eq!(b.edges, [1]);
-            // Level 2 at the same maximum adds edge 3, and edge 1 only once.
+            // Level 2 at the same maximum, on edge 3 only, adds it to the list.
+            b.note_level(2, &[1, 2], &routes, &[0, 1, 1, 2]);
+            assert_eq!(b.edges, [1, 3]);
+            // Level 3 at it again on both: each edge is listed once.
             b.note_level(2, &[2, 2], &routes, &[0, 2, 0, 2]);
             assert_eq!(b.edges, [1, 3]);
             // A level below the maximum adds nothing.
