@@ -285,8 +285,8 @@ enum Layer {
     Plain(Sink),
     /// A `.gz` output before its first two bytes are known.
     Deciding(Option<Sink>, Vec<u8>),
-    /// Bytes are compressed.
-    Gzip(flate2::write::GzEncoder<Sink>),
+    /// Bytes are compressed (boxed: the encoder's state is large, and rare).
+    Gzip(Box<flate2::write::GzEncoder<Sink>>),
 }
 
 impl Layer {
@@ -313,10 +313,10 @@ impl Layer {
         *self = if head == GZIP_MAGIC {
             Layer::Plain(sink)
         } else {
-            Layer::Gzip(flate2::write::GzEncoder::new(
+            Layer::Gzip(Box::new(flate2::write::GzEncoder::new(
                 sink,
                 flate2::Compression::default(),
-            ))
+            )))
         };
         match self {
             Layer::Plain(s) => s.write_all(&head),
