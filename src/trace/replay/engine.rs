@@ -698,7 +698,14 @@ impl<'a> Engine<'a> {
                 bandwidth[i] += bw;
             }
         }
-        for &m in members {
+        self.leave_together(comm, current);
+        Ok(Step::Done)
+    }
+
+    /// Every member of `comm` leaves its collective with the path in `scratch`;
+    /// `current` (the one releasing it) goes on by itself, the others are woken.
+    fn leave_together(&mut self, comm: u32, current: usize) {
+        for &m in &self.members[comm as usize] {
             self.clocks
                 .block_mut(m as usize)
                 .copy_from_slice(&self.scratch);
@@ -709,7 +716,6 @@ impl<'a> Engine<'a> {
                 self.wake(m as usize);
             }
         }
-        Ok(Step::Done)
     }
 
     /// A one-sided transfer off a fabric: the origin pays one message.

@@ -240,17 +240,7 @@ impl Engine<'_> {
             // The start block is the collective's, released above.
             self.free_messages.push(m);
         }
-        for &m in &self.members[draining.comm as usize] {
-            self.clocks
-                .block_mut(m as usize)
-                .copy_from_slice(&self.scratch);
-            let state = &mut self.ranks[m as usize];
-            state.in_collective = false;
-            if m as usize != r {
-                state.collective_done = true;
-                self.wake(m as usize);
-            }
-        }
+        self.leave_together(draining.comm, r);
         Step::Done
     }
 }
