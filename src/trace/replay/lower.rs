@@ -161,7 +161,8 @@ pub(super) struct RankEvents<'f> {
     ready: VecDeque<Event>,
     /// Whether the end's computation has been handed out.
     ended: bool,
-    /// Whether collective events carry their member's data (a replay on a fabric).
+    /// Whether the replay is on a fabric: collective events then carry their member's
+    /// data, and one-sided transfers their target.
     keep_data: bool,
     pub(super) notes: ReplayNotes,
 }
@@ -194,8 +195,8 @@ impl<'f> RankEvents<'f> {
         })
     }
 
-    /// Makes collective events carry this rank's data, which a replay on a fabric
-    /// needs to route the operation's messages.
+    /// Makes collective events carry this rank's data and one-sided transfers their
+    /// target, which a replay on a fabric needs to route their messages.
     pub(super) fn keeping_collective_data(mut self, keep: bool) -> Self {
         self.keep_data = keep;
         self
@@ -492,9 +493,11 @@ impl<'f> RankEvents<'f> {
                 if target < 0 {
                     self.notes.null_peer_messages += 1;
                 } else {
-                    // A window created before the trace began has no group to find the
-                    // target's world rank in: such a transfer is not routed.
-                    let peer = match self.windows.get(&self.int(Arg::Win)).copied() {
+                    // Only a replay on a fabric routes the data. A window created before
+                    // the trace began has no group to find the target's world rank in:
+                    // such a transfer is not routed.
+                    let window = self.windows.get(&self.int(Arg::Win)).copied();
+                    let peer = match window.filter(|_| self.keep_data) {
                         Some(comm) => Some(self.world(comm, target)?),
                         None => None,
                     };
