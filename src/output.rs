@@ -276,7 +276,7 @@ pub struct Output {
 }
 
 /// The gzip magic bytes, which every gzip stream starts with.
-const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+pub(crate) const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 /// What stands between the buffer and the sink: nothing, or for an output named
 /// `*.gz` a gzip encoder, unless the content is gzip already (a PFProf archive).

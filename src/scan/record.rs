@@ -123,11 +123,9 @@ pub struct PlanRef<'a> {
     pub cells: u64,
 }
 
-/// The first bytes of every gzip stream.
-const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
-
 /// Whether `path` is a gzip file (false when it cannot be read).
 pub fn is_gzip(path: &str) -> bool {
+    use crate::output::GZIP_MAGIC;
     let mut head = [0u8; 2];
     std::fs::File::open(path)
         .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
@@ -147,7 +145,7 @@ pub fn read_results(path: &str) -> Result<(Vec<Record>, u64), ScanError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
         Err(e) => return Err(located(path, None, format!("cannot read: {e}"))),
     };
-    if bytes.starts_with(&GZIP_MAGIC) {
+    if bytes.starts_with(&crate::output::GZIP_MAGIC) {
         let mut text = Vec::new();
         std::io::Read::read_to_end(
             &mut flate2::read::MultiGzDecoder::new(&bytes[..]),

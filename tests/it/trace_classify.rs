@@ -430,6 +430,26 @@ fn a_fabric_that_cannot_take_the_ranks_is_refused() {
     .fails_with(1, &["--placement", "linear_bfs"]);
 }
 
+/// `orcs trace classify META` in JSON at `latency` and 10 and 1 Gb/s: plain, on
+/// `two-switch-3x2.dot` (hosts H0–H2 and H3–H5 on two switches, one cable between them)
+/// and on `one-switch-8.dot`.
+fn plain_cable_and_switch(meta: &str, latency: &[&str]) -> [Value; 3] {
+    let classify = |fabric: Option<&str>| {
+        let mut args = vec!["trace", "classify", meta, "--format", "json"];
+        args.extend_from_slice(latency);
+        args.extend_from_slice(&["--bandwidth", "10Gb/s,1Gb/s"]);
+        if let Some(f) = fabric {
+            args.extend_from_slice(&["--fabric", f]);
+        }
+        json(&args)
+    };
+    [
+        classify(None),
+        classify(Some("tests/fixtures/two-switch-3x2.dot")),
+        classify(Some("tests/fixtures/one-switch-8.dot")),
+    ]
+}
+
 #[test]
 fn messages_crossing_one_cable_together_share_it_and_the_class_says_so() {
     let Some(prefix) = sst_dumpi() else {
@@ -437,18 +457,7 @@ fn messages_crossing_one_cable_together_share_it_and_the_class_says_so() {
     };
     let traced = TracedProgram::compile(&prefix, "crossing").trace(6);
     let meta = traced.meta.to_string_lossy().into_owned();
-    let grid = ["--latency", "5us", "--bandwidth", "10Gb/s,1Gb/s"];
-    let classify = |fabric: Option<&str>| {
-        let mut args = vec!["trace", "classify", &meta, "--format", "json"];
-        args.extend_from_slice(&grid);
-        if let Some(f) = fabric {
-            args.extend_from_slice(&["--fabric", f]);
-        }
-        json(&args)
-    };
-    let plain = classify(None);
-    let cable = classify(Some("tests/fixtures/two-switch-3x2.dot"));
-    let switch = classify(Some("tests/fixtures/one-switch-8.dot"));
+    let [plain, cable, switch] = plain_cable_and_switch(&meta, &["--latency", "5us"]);
     let hosts: Vec<String> = (0..6).map(|h| format!("H{h}")).collect();
     assert_eq!(cable["fabric"]["hosts"], serde_json::json!(hosts));
     for k in 0..2 {
@@ -484,26 +493,7 @@ fn a_collective_on_a_fabric_shares_the_links_its_messages_cross() {
     };
     let traced = TracedProgram::compile(&prefix, "alltoall_crossing").trace(6);
     let meta = traced.meta.to_string_lossy().into_owned();
-    let classify = |fabric: Option<&str>| {
-        let mut args = vec![
-            "trace",
-            "classify",
-            &meta,
-            "--format",
-            "json",
-            "--latency",
-            "1us",
-            "--bandwidth",
-            "10Gb/s,1Gb/s",
-        ];
-        if let Some(f) = fabric {
-            args.extend_from_slice(&["--fabric", f]);
-        }
-        json(&args)
-    };
-    let plain = classify(None);
-    let cable = classify(Some("tests/fixtures/two-switch-3x2.dot"));
-    let switch = classify(Some("tests/fixtures/one-switch-8.dot"));
+    let [plain, cable, switch] = plain_cable_and_switch(&meta, &["--latency", "1us"]);
     for k in 0..2 {
         let (p, c, s) = (
             &configurations(&plain)[k],
