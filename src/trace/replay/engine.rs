@@ -28,10 +28,12 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 mod clocks;
+mod kernels;
 mod routed;
 
 pub use clocks::Clocks;
-use clocks::{latest_of, parts, split, TimePool, QUANTITIES};
+use clocks::{split, TimePool, QUANTITIES};
+use kernels::latest_of;
 use routed::Routed;
 
 /// Where a rank's events come from (a trace's rank file, or a list in tests).
@@ -342,10 +344,7 @@ impl<'a> Engine<'a> {
             let gap = e.gap;
             self.clocks.computation[r] += gap;
             let [clock, computation, ..] = split(self.clocks.block_mut(r));
-            for (c, p) in clock.iter_mut().zip(computation.iter_mut()) {
-                *c += gap;
-                *p += gap;
-            }
+            kernels::add_gap(clock, computation, gap);
         }
         let more = event.is_some();
         self.ranks[r].current = event;
@@ -504,9 +503,14 @@ impl<'a> Engine<'a> {
         match found {
             Some(i) => {
                 let m = self.unexpected[r].remove(i);
-                let post = self.times.alloc(self.clocks.block(r));
-                self.take(m, post);
-                self.times.release(post);
+                // Posted now: the receiver's clocks as they stand, no copy to keep.
+                let message = &mut self.messages[m as usize];
+                message.matched = true;
+                if message.rendezvous {
+                    let start = message.start;
+                    latest_of(self.times.get_mut(start), self.clocks.block(r));
+                    self.start_flow(m);
+                }
                 *self.request(r, slot) = Request::Recv(Some(m));
                 let sender = self.messages[m as usize].src as usize;
                 self.wake(sender);
@@ -572,23 +576,13 @@ impl<'a> Engine<'a> {
             return self.arrive_routed(r, m);
         }
         let message = &self.messages[m as usize];
-        let n = message.bytes as f64;
-        let [s_clock, s_computation, s_latency, s_bandwidth, s_contention] =
-            parts(self.times.get(message.start));
-        let k = self.clocks.configs;
-        let [clock, computation, latency, bandwidth, contention] = split(self.clocks.block_mut(r));
-        let (alpha, beta) = (&self.network.alpha, &self.network.beta);
-        for k in 0..k {
-            let bw = n * beta[k];
-            let arrival = s_clock[k] + alpha[k] + bw;
-            if arrival > clock[k] {
-                clock[k] = arrival;
-                computation[k] = s_computation[k];
-                latency[k] = s_latency[k] + alpha[k];
-                bandwidth[k] = s_bandwidth[k] + bw;
-                contention[k] = s_contention[k];
-            }
-        }
+        kernels::arrive(
+            self.clocks.block_mut(r),
+            self.times.get(message.start),
+            &self.network.alpha,
+            &self.network.beta,
+            message.bytes as f64,
+        );
     }
 
     fn release_message(&mut self, m: u32) {

@@ -98,13 +98,19 @@ pub(super) fn with_prefetch<'f, T>(
     std::thread::scope(|scope| {
         let handles: Vec<_> = shares
             .into_iter()
-            .map(|feeds| scope.spawn(move || serve(feeds, batch)))
+            .enumerate()
+            .map(|(k, feeds)| {
+                // Named, so that profilers tell the decoders from the replay.
+                std::thread::Builder::new()
+                    .name(format!("orcs-decode-{k}"))
+                    .spawn_scoped(scope, move || serve(feeds, batch))
+            })
             .collect();
         let result = replay(&mut prefetched);
         // Stop the workers still decoding (the replay failed, or ended early).
         drop(prefetched);
         let mut notes = ReplayNotes::default();
-        for h in handles {
+        for h in handles.into_iter().flatten() {
             if let Ok(n) = h.join() {
                 notes.add(&n);
             }

@@ -160,16 +160,3 @@ pub(super) fn parts(block: &[f64]) -> [&[f64]; QUANTITIES] {
     let (bandwidth, contention) = rest.split_at(k);
     [clock, computation, latency, bandwidth, contention]
 }
-
-/// Makes `latest` the later of itself and `other`, configuration by configuration
-/// (the whole path of the later one).
-pub(super) fn latest_of(latest: &mut [f64], other: &[f64]) {
-    let k = latest.len() / QUANTITIES;
-    for i in 0..k {
-        if other[i] > latest[i] {
-            for q in 0..QUANTITIES {
-                latest[q * k + i] = other[q * k + i];
-            }
-        }
-    }
-}
