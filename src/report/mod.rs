@@ -26,7 +26,7 @@ pub mod tasks;
 pub mod trace;
 pub mod traffic;
 
-pub use check::{check_text, deadlock_text, routequal_text};
+pub use check::{check_csv, check_json, check_text, deadlock_text, routequal_text, CheckReport};
 pub use sim::{
     compat_preamble, csv_report, echo_block, header, json_report, links_csv, metric_text,
     summary_line, write_cable_dot, write_runs, RunInfo,

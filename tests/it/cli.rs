@@ -497,6 +497,89 @@ fn check_reports_routes() {
 }
 
 #[test]
+fn check_reports_as_json_and_csv() {
+    // The two-switch fabric: 4 pairs on one switch (2 edges), 8 across the cable
+    // (3 edges): mean 32/12; host links carry 3 routes each, the cable 4 each way.
+    let json = orcs(&["check", "-i", TWO, "--format", "json", "--deadlock"]).ok();
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
+    assert_eq!(doc["hosts"], 4, "{}", json.describe());
+    assert_eq!(doc["edges"], 10);
+    assert_eq!(doc["pairs_checked"], 12);
+    assert_eq!(doc["routed"], 12);
+    assert_eq!(doc["all_routed"], true);
+    assert_eq!(
+        doc["path_lengths"],
+        serde_json::json!([{"edges": 2, "pairs": 4}, {"edges": 3, "pairs": 8}])
+    );
+    assert!((doc["mean_path_length"].as_f64().unwrap() - 32.0 / 12.0).abs() < 1e-12);
+    assert_eq!(
+        doc["link_routes"],
+        serde_json::json!({"links": 10, "min": 3, "mean": 3.2, "max": 4, "unused": 0})
+    );
+    assert_eq!(doc["deadlock"]["deadlock_free"], true);
+    assert!(doc.get("routequal").is_none(), "not asked for");
+    // A dead end at SA for H3: H0 and H1 cannot reach it. Of the 10 routed pairs, 4 use
+    // 2 edges and 6 use 3; SB -> H3 carries only H2's route, SB -> SA four.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("check.csv");
+    let out = out.to_str().unwrap();
+    let csv = orcs(&[
+        "check",
+        "-i",
+        "tests/fixtures/dead-end.dot",
+        "--format",
+        "csv",
+        "-o",
+        out,
+    ]);
+    assert_eq!(csv.status, Some(2), "{}", csv.describe());
+    assert_eq!(
+        std::fs::read_to_string(out).unwrap(),
+        "section,item,value\n\
+         fabric,hosts,4\nfabric,switches,2\nfabric,edges,10\n\
+         routes,pairs_checked,12\nroutes,routed,10\nroutes,dead_ends,2\nroutes,loops,0\n\
+         path_length,2,4\npath_length,3,6\npath_length,mean,2.6\n\
+         link_routes,links,10\nlink_routes,min,1\nlink_routes,mean,2.6\nlink_routes,max,4\n\
+         link_routes,unused,0\n\
+         broken,H0->H3,dead_end\nbroken,H1->H3,dead_end\n"
+    );
+    let broken = orcs(&[
+        "check",
+        "-i",
+        "tests/fixtures/dead-end.dot",
+        "--format",
+        "json",
+    ]);
+    let doc: serde_json::Value = serde_json::from_str(&broken.stdout).expect("JSON");
+    assert_eq!(
+        doc["broken_examples"][1]["source"],
+        "H1",
+        "{}",
+        broken.describe()
+    );
+    assert_eq!(doc["broken_examples"][1]["destination"], "H3");
+    assert_eq!(doc["broken_examples"][1]["fault"], "dead_end");
+    // ORCS's alias takes the same formats. Every cross-switch pair's route crosses the
+    // cable, which carries 4 routes each way: gmin = gmax = mean = 4.
+    let alias = orcs(&[
+        "-i",
+        TWO,
+        "--checkinputfile",
+        "--routequal",
+        "--format",
+        "csv",
+    ])
+    .ok();
+    assert!(
+        alias
+            .stdout
+            .ends_with("routequal,gmin,4\nroutequal,gmax,4\nroutequal,mean,4\nroutequal,sigma,0\n"),
+        "{}",
+        alias.describe()
+    );
+}
+
+#[test]
 fn printptrn_lists_pairs_with_hosts() {
     let run = orcs(&[
         "-i",

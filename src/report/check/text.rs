@@ -2,6 +2,7 @@
 //! histogram of path lengths, the routes per link, and the `--routequal` and
 //! `--deadlock` sections.
 
+use super::{mean_path_length, LinkRoutes};
 use crate::fabric::Fabric;
 use crate::routing::deadlock::DeadlockReport;
 use crate::routing::{RouteCheck, RouteQuality};
@@ -65,15 +66,13 @@ fn broken_routes(s: &mut String, fabric: &Fabric, check: &RouteCheck) {
 
 /// The histogram of routed pairs per path length, and the mean length.
 fn path_lengths(s: &mut String, path_lengths: &[u64]) {
-    let routed: u64 = path_lengths.iter().sum();
-    if routed == 0 {
+    let Some(mean) = mean_path_length(path_lengths) else {
         return;
-    }
+    };
+    let routed: u64 = path_lengths.iter().sum();
     s.push_str("\nPath length histogram (edges per route, host links included):\n");
-    let mut weighted = 0u64;
     for (len, &c) in path_lengths.iter().enumerate() {
         if c > 0 {
-            weighted += len as u64 * c;
             let _ = writeln!(
                 s,
                 "  {len:>3} edges: {c} pairs ({:.2}%)",
@@ -81,23 +80,19 @@ fn path_lengths(s: &mut String, path_lengths: &[u64]) {
             );
         }
     }
-    let _ = writeln!(s, "  mean {:.4} edges", weighted as f64 / routed as f64);
+    let _ = writeln!(s, "  mean {mean:.4} edges");
 }
 
 /// The least, mean and most routes over a link, and the links without any.
 fn link_routes(s: &mut String, link_routes: &[u64]) {
-    if link_routes.is_empty() {
+    let Some(l) = LinkRoutes::of(link_routes) else {
         return;
-    }
-    let min = link_routes.iter().copied().min().unwrap_or(0);
-    let max = link_routes.iter().copied().max().unwrap_or(0);
-    let mean = link_routes.iter().sum::<u64>() as f64 / link_routes.len() as f64;
-    let unused = link_routes.iter().filter(|&&c| c == 0).count();
+    };
     s.push_str("\nRoutes per link (ordered host pairs whose route uses the directed edge):\n");
     let _ = writeln!(
         s,
-        "  min {min}, mean {mean:.2}, max {max} over {} links; {unused} links carry no route",
-        link_routes.len()
+        "  min {}, mean {:.2}, max {} over {} links; {} links carry no route",
+        l.min, l.mean, l.max, l.links, l.unused
     );
 }
 

@@ -46,7 +46,7 @@ pub fn traffic_row(cluster: &Cluster, e: &Evaluation, base: f64) -> String {
         c.mapper.to_string(),
         c.router.to_string(),
         e.stats.max,
-        if base > 0.0 { e.stats.max / base } else { 0.0 },
+        super::relative(e.stats.max, base),
         e.stats.mean,
         e.stats.max_flows,
         names.join(",")

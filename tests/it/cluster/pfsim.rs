@@ -286,6 +286,82 @@ fn traffic_command_compares_routings() {
         table.contains("linear,block,greedy-max,S2,L2,60,1,1"),
         "{table}"
     );
+    // The same table as CSV (to a file) and JSON: max 160 with 2 flows on a link, then
+    // 100 with 1, relative 100/160.
+    let csv_out = dir.path().join("traffic.csv");
+    let format = |format: &str, output: Option<&str>| {
+        let mut args = vec![
+            "traffic",
+            "--cluster",
+            cluster.to_str().unwrap(),
+            "--matrix",
+            matrix.to_str().unwrap(),
+            "--router",
+            "pfsim-dmodk,greedy-max",
+            "--format",
+            format,
+        ];
+        if let Some(o) = output {
+            args.extend(["-o", o]);
+        }
+        orcs(&args).ok()
+    };
+    let run = format("csv", csv_out.to_str());
+    assert!(run.stdout.is_empty(), "{}", run.describe());
+    let csv = std::fs::read_to_string(&csv_out).unwrap();
+    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        rows[0][..6],
+        [
+            "selector",
+            "mapper",
+            "router",
+            "links",
+            "max_bytes_per_capacity",
+            "relative"
+        ]
+    );
+    assert_eq!(rows[1][..3], ["linear", "block", "pfsim-dmodk"], "{csv}");
+    assert_eq!(
+        (rows[1][4], rows[1][5], rows[1][9]),
+        ("160", "1", "2"),
+        "{csv}"
+    );
+    assert_eq!(
+        (rows[2][4], rows[2][5], rows[2][9]),
+        ("100", "0.625", "1"),
+        "{csv}"
+    );
+    assert_eq!(rows.len(), 3, "{csv}");
+    let json = format("json", None);
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
+    assert_eq!(doc["matrix"]["bytes"], 160, "{}", json.describe());
+    assert_eq!(doc["matrix"]["pairs"], 2);
+    let combinations = doc["combinations"].as_array().unwrap();
+    assert_eq!(combinations.len(), 2);
+    assert_eq!(combinations[1]["router"], "greedy-max");
+    assert_eq!(combinations[1]["max_bytes_per_capacity"], 100.0);
+    assert_eq!(combinations[1]["relative"], 0.625);
+    assert_eq!(combinations[0]["max_flows"], 2);
+    // Each CSV row's figures are the JSON's.
+    for (row, c) in rows[1..].iter().zip(combinations) {
+        assert_eq!(row[3], c["links"].to_string(), "{csv}");
+        for (i, key) in [
+            (6, "min_bytes_per_capacity"),
+            (7, "mean_bytes_per_capacity"),
+            (8, "variance"),
+        ] {
+            let value: f64 = row[i].parse().unwrap();
+            assert_eq!(value, c[key].as_f64().unwrap(), "{key}: {csv}");
+        }
+        let hosts: Vec<&str> = c["hosts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h.as_str().unwrap())
+            .collect();
+        assert_eq!(row[10], hosts.join(" "), "{csv}");
+    }
     orcs(&[
         "traffic",
         "--cluster",

@@ -247,7 +247,7 @@ impl Cli {
     pub fn into_invocation(self) -> Result<Invocation> {
         let threads = self.threads().map(shared::ThreadsArg::get).transpose()?;
         let request = match self.command {
-            Some(Command::Check(c)) => Request::Check(c.into_plan()),
+            Some(Command::Check(c)) => Request::Check(c.into_plan()?),
             Some(Command::Convert(c)) => Request::Convert(c.into_plan()?),
             Some(Command::Gen(g)) => Request::Gen(g.into_plan()?),
             Some(Command::Map(m)) => Request::Map(m.into_plan()?),

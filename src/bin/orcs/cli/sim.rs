@@ -2,6 +2,7 @@
 //! with `-p matrix`), in ORCS's flags.
 
 use super::check::CheckPlan;
+use super::files::OUTPUT_FILE;
 use super::shared::{
     trace_flags_need_a_trace, FormatArg, InputArgs, LinksArg, MatrixArg, MaxMemoryArg, MetricArg,
     OrcsCompatArg, PlotArg, QuietArg, RoutequalArg, SeedArg, ThreadsArg, TraceTrafficArgs,
@@ -283,6 +284,8 @@ impl SimArgs {
                 input: self.input.spec(self.orcs_compat.orcs_compat),
                 routequal: self.routequal.routequal,
                 deadlock: false,
+                format: self.format.get()?,
+                output: (OUTPUT_FILE, self.output_file),
             }));
         }
         let wants_matrix = self.matrix.matrix.is_some()

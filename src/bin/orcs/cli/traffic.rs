@@ -1,7 +1,9 @@
 //! `orcs traffic`: one application's traffic placed and routed on a cluster.
 
-use super::shared::{trace_flags_need_a_trace, LinksArg, MatrixArg, SeedArg, TraceTrafficArgs};
-use super::values::list_of;
+use super::shared::{
+    trace_flags_need_a_trace, FormatArg, LinksArg, MatrixArg, OutputArg, SeedArg, TraceTrafficArgs,
+};
+use super::values::{list_of, Format};
 use anyhow::Result;
 use clap::Args;
 use orcs::cluster::paths::PathRouter;
@@ -13,7 +15,8 @@ use orcs::cluster::selection::Selector;
 #[command(
     mut_arg("matrix", |a| a.help("The traffic matrix: a PFProf trace (.tar.gz or folder of per-rank JSON), CSV, Matrix Market, JSON, or a DUMPI trace (its .meta file).").required(true)),
     mut_arg("seed", |a| a.help("Seed of the random selector and router (default 0).").default_value("0")),
-    mut_arg("links", |a| a.help("Also write every network link's bytes and flows per combination as CSV to FILE (switch-to-switch links, and host-to-host links of direct networks)."))
+    mut_arg("links", |a| a.help("Also write every network link's bytes and flows per combination as CSV to FILE (switch-to-switch links, and host-to-host links of direct networks).")),
+    mut_arg("format", |a| a.help("Output format: text (the table), json (one document) or csv (one row per combination)."))
 )]
 pub struct TrafficArgs {
     /// The cluster: PFSim GraphML (`typ` host/switch, host `capacity` = cores, edge `capacity`), or any fabric -i reads (dot, .orcsfab; its routing is ignored, `capacity` attributes are read).
@@ -51,6 +54,10 @@ pub struct TrafficArgs {
     pub seed: SeedArg,
     #[command(flatten)]
     pub links: LinksArg,
+    #[command(flatten)]
+    pub format: FormatArg,
+    #[command(flatten)]
+    pub output: OutputArg,
 }
 
 /// A validated `orcs traffic` request.
@@ -72,6 +79,10 @@ pub struct TrafficPlan {
     pub seed: u64,
     /// The per-link CSV file.
     pub links: Option<String>,
+    /// The format of the table.
+    pub format: Format,
+    /// Where the table goes (`-`: standard output).
+    pub output: String,
 }
 
 impl TrafficArgs {
@@ -88,6 +99,8 @@ impl TrafficArgs {
             matrix,
             seed: self.seed.seed.unwrap_or(0),
             links: self.links.links,
+            format: self.format.get()?,
+            output: self.output.output.unwrap_or_else(|| "-".into()),
         })
     }
 }
