@@ -149,18 +149,27 @@ const LOOPS: u32 = u32::MAX - 3;
 /// Checks the routes between every ordered pair of `hosts` (host indices), in parallel
 /// over destinations.
 ///
-/// Per destination it memoises each node's distance to it, so the cost is
-/// O(|hosts| × (nodes + hops)) time and O(nodes) scratch per thread, plus
-/// O(|hosts| × edges) for the per-link route counts merged at the end.
+/// Sources that route every destination through one edge (a host's uplink) are walked
+/// once per first hop and destination, with the number of hosts behind it: a fat tree's
+/// leaf stands for all its hosts. A destination with a broken route is walked again
+/// source by source, so that the broken pairs and their examples are the same as when
+/// every pair is walked. Per destination each node's distance to it is memoised, so the
+/// cost is O(|hosts| × (first hops + nodes + hops)) time and O(nodes) scratch per
+/// thread, plus O(|hosts| × edges) for the per-link route counts merged at the end.
 pub fn check_routes(fabric: &Fabric, table: &ForwardingTable, hosts: &[u32]) -> RouteCheck {
-    let empty = || RouteCheck {
-        num_hosts: hosts.len(),
-        link_routes: vec![0; fabric.num_edges()],
-        ..RouteCheck::default()
+    let groups = SourceGroups::new(fabric, table, hosts);
+    let empty = || Partial {
+        check: RouteCheck {
+            num_hosts: hosts.len(),
+            link_routes: vec![0; fabric.num_edges()],
+            ..RouteCheck::default()
+        },
+        routed_from: vec![0; groups.heads.len()],
+        routed_to_self: Vec::new(),
     };
     // fold/reduce keeps the destinations' order, so the examples are deterministic.
-    hosts
-        .par_iter()
+    let partial = (0..hosts.len())
+        .into_par_iter()
         .fold(
             || {
                 let scratch = Scratch {
@@ -169,16 +178,101 @@ pub fn check_routes(fabric: &Fabric, table: &ForwardingTable, hosts: &[u32]) -> 
                     stack: Vec::new(),
                     order: Vec::new(),
                     bad: Vec::new(),
+                    lengths: Vec::new(),
+                    routed: Vec::new(),
                 };
                 (scratch, empty())
             },
-            |(mut scratch, mut acc), &dst| {
-                check_destination(fabric, table, hosts, dst, &mut scratch, &mut acc);
+            |(mut scratch, mut acc), k| {
+                check_destination(fabric, table, hosts, &groups, k, &mut scratch, &mut acc);
                 (scratch, acc)
             },
         )
         .map(|(_, acc)| acc)
-        .reduce(empty, merge_checks)
+        .reduce(empty, merge_partials);
+    groups.add_uplinks(partial)
+}
+
+/// The sources of a check grouped by their first hop, where it does not depend on the
+/// destination.
+struct SourceGroups {
+    /// Per group: the node after the first hop.
+    heads: Vec<u32>,
+    /// Per group: its sources.
+    members: Vec<u64>,
+    /// Per source (index into the hosts checked): its group and its first edge, or None
+    /// when its next hop depends on the destination (it is walked by itself).
+    first: Vec<Option<(u32, u32)>>,
+    /// The sources without a group.
+    alone: Vec<u32>,
+}
+
+impl SourceGroups {
+    fn new(fabric: &Fabric, table: &ForwardingTable, hosts: &[u32]) -> Self {
+        let mut group_of_head = vec![u32::MAX; fabric.num_nodes()];
+        let mut groups = SourceGroups {
+            heads: Vec::new(),
+            members: Vec::new(),
+            first: Vec::with_capacity(hosts.len()),
+            alone: Vec::new(),
+        };
+        for (k, &h) in hosts.iter().enumerate() {
+            let node = fabric.hosts[h as usize];
+            let Some(edge) = table.uniform_edge(node) else {
+                groups.first.push(None);
+                groups.alone.push(k as u32);
+                continue;
+            };
+            let head = fabric.edge_head[edge as usize];
+            let g = &mut group_of_head[head as usize];
+            if *g == u32::MAX {
+                *g = groups.heads.len() as u32;
+                groups.heads.push(head);
+                groups.members.push(0);
+            }
+            groups.members[*g as usize] += 1;
+            groups.first.push(Some((*g, edge)));
+        }
+        groups
+    }
+
+    /// Adds the first edges' routes of the destinations checked by group to `partial`:
+    /// a source's first edge carries one route per destination its group reached,
+    /// except itself.
+    fn add_uplinks(&self, partial: Partial) -> RouteCheck {
+        let Partial {
+            mut check,
+            routed_from,
+            routed_to_self,
+        } = partial;
+        for (k, first) in self.first.iter().enumerate() {
+            if let Some((g, edge)) = *first {
+                let own = routed_to_self.binary_search(&(k as u32)).is_ok();
+                check.link_routes[edge as usize] += routed_from[g as usize] - u64::from(own);
+            }
+        }
+        check
+    }
+}
+
+/// A part of the check: the destinations of one rayon fold.
+struct Partial {
+    check: RouteCheck,
+    /// Per group: destinations checked by group that its first hop reached.
+    routed_from: Vec<u64>,
+    /// The grouped sources (indices into the hosts checked) that their group reached
+    /// as a destination, in order.
+    routed_to_self: Vec<u32>,
+}
+
+/// Adds `b` (later destinations) to `a`.
+fn merge_partials(mut a: Partial, b: Partial) -> Partial {
+    a.check = merge_checks(a.check, b.check);
+    for (t, p) in a.routed_from.iter_mut().zip(&b.routed_from) {
+        *t += p;
+    }
+    a.routed_to_self.extend(b.routed_to_self);
+    a
 }
 
 /// Adds `b` (later destinations) to `a`.
@@ -213,44 +307,150 @@ struct Scratch {
     order: Vec<u32>,
     /// Nodes marked dead or looping.
     bad: Vec<u32>,
+    /// The routed pairs of the destination checked by group, per path length: (edges,
+    /// pairs), added once every group is routed.
+    lengths: Vec<(u32, u64)>,
+    /// The groups whose first hop reached the destination checked by group.
+    routed: Vec<u32>,
 }
 
-/// One destination of [`check_routes`].
+/// Destination `hosts[k]` of [`check_routes`]: by group, or source by source when a
+/// route to it is broken.
 fn check_destination(
     fabric: &Fabric,
     table: &ForwardingTable,
     hosts: &[u32],
-    dst: u32,
+    groups: &SourceGroups,
+    k: usize,
     scratch: &mut Scratch,
-    result: &mut RouteCheck,
+    partial: &mut Partial,
 ) {
+    let dst = hosts[k];
     let target = fabric.hosts[dst as usize];
-    scratch.dist[target as usize] = 0;
-    scratch.order.clear();
-    scratch.order.push(target);
-    scratch.bad.clear();
-    for &src in hosts {
-        if src == dst {
-            continue;
+    if scratch.by_group(fabric, table, hosts, groups, k) {
+        let result = &mut partial.check;
+        result.pairs_checked += hosts.len() as u64 - 1;
+        for &(hops, pairs) in &scratch.lengths {
+            let hops = hops as usize;
+            if result.path_lengths.len() <= hops {
+                result.path_lengths.resize(hops + 1, 0);
+            }
+            result.path_lengths[hops] += pairs;
         }
-        result.pairs_checked += 1;
-        let start = fabric.hosts[src as usize];
-        let (outcome, end) = scratch.walk(fabric, table, start, dst);
-        match outcome {
-            DEAD | LOOPS => scratch.record_broken(fabric, table, (src, dst), outcome, end, result),
-            d => scratch.record_routed(start, d, result),
+        for &g in &scratch.routed {
+            partial.routed_from[g as usize] += 1;
+            if groups.first[k].is_some_and(|(own, _)| own == g) {
+                partial.routed_to_self.push(k as u32);
+            }
         }
+        scratch.count_links(fabric, table, target, dst, result);
+    } else {
+        scratch.forget();
+        scratch.dist[target as usize] = 0;
+        scratch.order.push(target);
+        for &src in hosts {
+            if src == dst {
+                continue;
+            }
+            partial.check.pairs_checked += 1;
+            let start = fabric.hosts[src as usize];
+            let (outcome, end) = scratch.walk(fabric, table, start, dst);
+            match outcome {
+                DEAD | LOOPS => scratch.record_broken(
+                    fabric,
+                    table,
+                    (src, dst),
+                    outcome,
+                    end,
+                    &mut partial.check,
+                ),
+                d => scratch.record_routed(start, d, &mut partial.check),
+            }
+        }
+        scratch.count_links(fabric, table, target, dst, &mut partial.check);
     }
-    scratch.count_links(fabric, table, target, dst, result);
-    let Scratch {
-        dist, order, bad, ..
-    } = scratch;
-    for &v in order.iter().chain(bad.iter()) {
-        dist[v as usize] = UNKNOWN;
-    }
+    scratch.forget();
 }
 
 impl Scratch {
+    /// Walks to destination `hosts[k]` from each group's first hop and from each source
+    /// without a group, counting in `count` the sources behind every node reached and
+    /// keeping the path lengths in `lengths` and the groups routed in `routed`. False,
+    /// with the walk left as it stood, as soon as a route is broken.
+    fn by_group(
+        &mut self,
+        fabric: &Fabric,
+        table: &ForwardingTable,
+        hosts: &[u32],
+        groups: &SourceGroups,
+        k: usize,
+    ) -> bool {
+        let dst = hosts[k];
+        let target = fabric.hosts[dst as usize];
+        self.dist[target as usize] = 0;
+        self.order.push(target);
+        self.lengths.clear();
+        self.routed.clear();
+        let own = groups.first[k].map(|(g, _)| g);
+        for (g, (&head, &members)) in groups.heads.iter().zip(&groups.members).enumerate() {
+            let sources = members - u64::from(own == Some(g as u32));
+            if sources == 0 {
+                continue;
+            }
+            match self.walk(fabric, table, head, dst) {
+                (DEAD | LOOPS, _) => return false,
+                (d, _) => self.resolve(d),
+            }
+            self.lengths.push((self.dist[head as usize] + 1, sources));
+            self.count[head as usize] += sources;
+            self.routed.push(g as u32);
+        }
+        for &i in &groups.alone {
+            if i as usize == k {
+                continue;
+            }
+            let start = fabric.hosts[hosts[i as usize] as usize];
+            match self.walk(fabric, table, start, dst) {
+                (DEAD | LOOPS, _) => return false,
+                (d, _) => self.resolve(d),
+            }
+            self.lengths.push((self.dist[start as usize], 1));
+            self.count[start as usize] += 1;
+        }
+        true
+    }
+
+    /// Clears what the walks to the last destination left: distances, marks and counts.
+    fn forget(&mut self) {
+        let Scratch {
+            dist,
+            count,
+            stack,
+            order,
+            bad,
+            ..
+        } = self;
+        for &v in order.iter().chain(bad.iter()).chain(stack.iter()) {
+            dist[v as usize] = UNKNOWN;
+            count[v as usize] = 0;
+        }
+        order.clear();
+        bad.clear();
+        stack.clear();
+    }
+
+    /// Gives the walked path, which reached a node `d` hops from the destination, its
+    /// distances.
+    #[inline]
+    fn resolve(&mut self, d: u32) {
+        let mut d = d;
+        for &v in self.stack.iter().rev() {
+            d += 1;
+            self.dist[v as usize] = d;
+            self.order.push(v);
+        }
+    }
+
     /// Walks from `start` towards `dst` until a node with a known state, leaving the path
     /// (marked `IN_PROGRESS`) on `stack`. Returns the outcome (the hop count of the node
     /// reached, `DEAD` or `LOOPS`) and the node where the walk stopped.
@@ -332,12 +532,7 @@ impl Scratch {
     /// destination, and counts the route's length.
     #[inline]
     fn record_routed(&mut self, start: u32, d: u32, result: &mut RouteCheck) {
-        let mut d = d;
-        for &v in self.stack.iter().rev() {
-            d += 1;
-            self.dist[v as usize] = d;
-            self.order.push(v);
-        }
+        self.resolve(d);
         let hops = self.dist[start as usize] as usize;
         if result.path_lengths.len() <= hops {
             result.path_lengths.resize(hops + 1, 0);
@@ -629,6 +824,107 @@ mod tests {
             text.ends_with("S0 -> S1 -> S0") || text.ends_with("S1 -> S0 -> S1"),
             "{text}"
         );
+    }
+
+    /// Every pair of `hosts` walked by itself, without memory: counts, path lengths,
+    /// per-link routes and the broken pairs in the check's order (destinations, then
+    /// sources).
+    fn walked_pair_by_pair(f: &LoadedFabric, hosts: &[u32]) -> (RouteCheck, Vec<(u32, u32)>) {
+        let (fabric, table) = (&f.fabric, &f.table);
+        let mut check = RouteCheck {
+            num_hosts: hosts.len(),
+            link_routes: vec![0; fabric.num_edges()],
+            ..RouteCheck::default()
+        };
+        let mut broken = Vec::new();
+        for &dst in hosts {
+            let target = fabric.hosts[dst as usize];
+            for &src in hosts {
+                if src == dst {
+                    continue;
+                }
+                check.pairs_checked += 1;
+                let (mut cur, mut edges) = (fabric.hosts[src as usize], Vec::new());
+                let fate = loop {
+                    if cur == target {
+                        break None;
+                    }
+                    if edges.len() > fabric.num_nodes() {
+                        break Some(false);
+                    }
+                    match table.next_edge(fabric, cur, dst) {
+                        Some(e) => {
+                            edges.push(e);
+                            cur = fabric.edge_head[e as usize];
+                        }
+                        None => break Some(true),
+                    }
+                };
+                match fate {
+                    None => {
+                        if check.path_lengths.len() <= edges.len() {
+                            check.path_lengths.resize(edges.len() + 1, 0);
+                        }
+                        check.path_lengths[edges.len()] += 1;
+                        for e in edges {
+                            check.link_routes[e as usize] += 1;
+                        }
+                    }
+                    Some(dead) => {
+                        if dead {
+                            check.dead_ends += 1;
+                        } else {
+                            check.loops += 1;
+                        }
+                        broken.push((src, dst));
+                    }
+                }
+            }
+        }
+        (check, broken)
+    }
+
+    /// Checks `f` on `hosts` against [`walked_pair_by_pair`].
+    fn agrees_with_every_pair_walked(f: &LoadedFabric, hosts: &[u32]) {
+        let check = check_routes(&f.fabric, &f.table, hosts);
+        let (want, broken) = walked_pair_by_pair(f, hosts);
+        assert_eq!(check.pairs_checked, want.pairs_checked, "{hosts:?}");
+        assert_eq!((check.dead_ends, check.loops), (want.dead_ends, want.loops));
+        assert_eq!(check.path_lengths, want.path_lengths, "{hosts:?}");
+        assert_eq!(check.link_routes, want.link_routes, "{hosts:?}");
+        let examples: Vec<(u32, u32)> = check.examples.iter().map(|b| (b.src, b.dst)).collect();
+        assert_eq!(examples, broken, "{hosts:?}");
+    }
+
+    #[test]
+    fn sources_checked_by_first_hop_count_as_every_pair_walked() {
+        // Hosts behind one leaf (H0 and H3 on S0), a host whose uplink depends on the
+        // destination (H4 on S0 or S2), and fabrics with dead ends and loops, whose
+        // destinations are walked source by source again.
+        let two_uplinks = "H4; H4 -> S0 [comment=\"H0,H1,H3\"]; H4 -> S2 [comment=H2];
+            S0 -> H4 [comment=H4]; S2 -> S1 [comment=H4]; S1 -> S0 [comment=H4];";
+        let fabrics = [
+            line(ROUTED),
+            line(&format!("{ROUTED} {two_uplinks}")),
+            line(
+                "S0 -> S1 [comment=H1]; S1 -> S2 [comment=H2];
+                 S2 -> S1 [comment=\"H0,H1,H3\"]; S1 -> S0 [comment=\"H0,H3\"];",
+            ),
+            line(
+                "S0 -> S1 [comment=\"H1,H2\"]; S1 -> S2 [comment=X];
+                 S2 -> S1 [comment=\"H0,H1,H3\"]; S1 -> S0 [comment=\"H0,H3,H2\"];",
+            ),
+        ];
+        for text in fabrics {
+            let f = load(&text);
+            let all = all_hosts(&f);
+            agrees_with_every_pair_walked(&f, &all);
+            // Subsets, and the hosts in another order.
+            agrees_with_every_pair_walked(&f, &all[..2]);
+            agrees_with_every_pair_walked(&f, &[all[3], all[0], all[2]]);
+            let reversed: Vec<u32> = all.iter().rev().copied().collect();
+            agrees_with_every_pair_walked(&f, &reversed);
+        }
     }
 
     #[test]

@@ -211,6 +211,14 @@ impl ForwardingTable {
         }
     }
 
+    /// The one edge `node` uses towards every host, when its routing does not depend on
+    /// the destination (a host's uplink); None when it does or has no route at all.
+    #[inline]
+    pub fn uniform_edge(&self, node: u32) -> Option<u32> {
+        let n = node as usize;
+        (self.row_of_node[n] == NONE && self.uniform_edge[n] != NONE).then(|| self.uniform_edge[n])
+    }
+
     /// The edge `node` uses towards host `dst`, if it has one.
     #[inline]
     pub fn next_edge(&self, fabric: &Fabric, node: u32, dst: u32) -> Option<u32> {
