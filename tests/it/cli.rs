@@ -497,6 +497,66 @@ fn check_reports_routes() {
 }
 
 #[test]
+fn negative_values_reach_the_parser_that_says_what_it_expects() {
+    // A value that starts with '-' is read as the flag's value, not as an unknown flag,
+    // so the error names the value and the unit or range that was expected.
+    for (args, needles) in [
+        (
+            &[
+                "trace",
+                "classify",
+                "--latency",
+                "-1us",
+                "--bandwidth",
+                "10Gb/s",
+                "x.meta",
+            ][..],
+            &["--latency", "'-1us'", "expected a number with a unit"][..],
+        ),
+        (
+            &[
+                "trace",
+                "classify",
+                "--latency",
+                "1us",
+                "--bandwidth",
+                "-10Gb/s",
+                "x.meta",
+            ],
+            &["'-10Gb/s'", "expected bytes per second"],
+        ),
+        (
+            &["trace", "classify", "--eager-limit", "-5", "x.meta"],
+            &["--eager-limit", "'-5'", "expected a number of bytes"],
+        ),
+        (
+            &["tasks", "run", "--load", "-1"],
+            &["--load", "positive", "-1"],
+        ),
+        (
+            &["tasks", "run", "--init", "-1us"],
+            &["--init", "'-1us'", "expected a number with a unit"],
+        ),
+        (
+            &["queue", "--latency", "-1us"],
+            &["--latency", "'-1us'", "expected a number with a unit"],
+        ),
+        (
+            &["-i", TWO, "-n", "-5"],
+            &["--num_runs", "at least 1", "-5"],
+        ),
+    ] {
+        let run = orcs(args);
+        assert!(
+            !run.stderr.contains("unexpected argument"),
+            "{}",
+            run.describe()
+        );
+        run.fails_with(1, needles);
+    }
+}
+
+#[test]
 fn check_reports_as_json_and_csv() {
     // The two-switch fabric: 4 pairs on one switch (2 edges), 8 across the cable
     // (3 edges): mean 32/12; host links carry 3 routes each, the cable 4 each way.

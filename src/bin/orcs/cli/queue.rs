@@ -72,20 +72,36 @@ pub struct QueueArgs {
     #[arg(verbatim_doc_comment, long = "network", value_name = "[NET=]PRESET")]
     pub network: Vec<String>,
     /// Link bandwidth in bytes/s or with a unit (125MB/s, 10Gb/s), of all networks or of one, e.g. icn2=4GB/s (repeatable).
-    #[arg(verbatim_doc_comment, long = "bandwidth", value_name = "[NET=]RATE")]
+    #[arg(
+        verbatim_doc_comment,
+        allow_hyphen_values = true,
+        long = "bandwidth",
+        value_name = "[NET=]RATE"
+    )]
     pub bandwidth: Vec<String>,
     /// End-to-end software and NIC latency per message, with a unit (50us), of all networks or of one (repeatable).
-    #[arg(verbatim_doc_comment, long = "latency", value_name = "[NET=]TIME")]
+    #[arg(
+        verbatim_doc_comment,
+        allow_hyphen_values = true,
+        long = "latency",
+        value_name = "[NET=]TIME"
+    )]
     pub latency: Vec<String>,
     /// Latency of one switch, with a unit (2us), of all networks or of one (repeatable).
     #[arg(
         verbatim_doc_comment,
+        allow_hyphen_values = true,
         long = "switch-latency",
         value_name = "[NET=]TIME"
     )]
     pub switch_latency: Vec<String>,
     /// Ports per switch (even, at least 4), which set the closed-form switch counts, of all networks or of one (repeatable).
-    #[arg(verbatim_doc_comment, long = "ports", value_name = "[NET=]K")]
+    #[arg(
+        verbatim_doc_comment,
+        allow_hyphen_values = true,
+        long = "ports",
+        value_name = "[NET=]K"
+    )]
     pub ports: Vec<String>,
     /// Service time distribution of every network: exponential (M/M/1, the default) or deterministic (M/D/1, a fixed message size).
     #[arg(verbatim_doc_comment, long = "service", value_name = "MODEL")]

@@ -305,7 +305,7 @@ pub struct TraceTrafficArgs {
     pub algorithms: AlgorithmsArg,
     /// With a DUMPI trace: only calls that start in this window, in seconds after the trace's first call (START:END, START: or :END).
     #[arg(
-        verbatim_doc_comment,
+        verbatim_doc_comment, allow_hyphen_values = true,
         long = "window",
         value_name = "START:END",
         value_parser = parse_window

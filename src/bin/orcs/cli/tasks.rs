@@ -54,23 +54,49 @@ pub struct TaskModelArgs {
     )]
     pub tree: Vec<String>,
     /// Initialisation time t_i of every task (default 10us; sweep: a list or range).
-    #[arg(verbatim_doc_comment, long = "init", value_name = "TIME")]
+    #[arg(
+        verbatim_doc_comment,
+        allow_hyphen_values = true,
+        long = "init",
+        value_name = "TIME"
+    )]
     pub init: Option<String>,
     /// Aggregation time t_a of every task (default 10us; sweep: a list or range).
-    #[arg(verbatim_doc_comment, long = "aggregate", value_name = "TIME")]
+    #[arg(
+        verbatim_doc_comment,
+        allow_hyphen_values = true,
+        long = "aggregate",
+        value_name = "TIME"
+    )]
     pub aggregate: Option<String>,
     /// Scheduling payload s_s sent with a delegated task (default 20kB; sweep: a list or range).
-    #[arg(verbatim_doc_comment, long = "schedule-size", value_name = "BYTES")]
+    #[arg(
+        verbatim_doc_comment,
+        allow_hyphen_values = true,
+        long = "schedule-size",
+        value_name = "BYTES"
+    )]
     pub schedule_size: Option<String>,
     /// Result payload s_r a delegated task returns (default 40kB; sweep: a list or range).
-    #[arg(verbatim_doc_comment, long = "result-size", value_name = "BYTES")]
+    #[arg(
+        verbatim_doc_comment,
+        allow_hyphen_values = true,
+        long = "result-size",
+        value_name = "BYTES"
+    )]
     pub result_size: Option<String>,
     /// Size ε of every control message: allocation requests, grants, node-done messages, a root task's shipment and answer (default 40B; sweep: a list or range).
-    #[arg(verbatim_doc_comment, long = "control-size", value_name = "BYTES")]
+    #[arg(
+        verbatim_doc_comment,
+        allow_hyphen_values = true,
+        long = "control-size",
+        value_name = "BYTES"
+    )]
     pub control_size: Option<String>,
     /// Impose the computation footprint F_x of a root task (with --communication-footprint): the times are scaled in the ratio of --init and --aggregate (sweep: a list or range).
     #[arg(
         verbatim_doc_comment,
+        allow_hyphen_values = true,
         long = "computation-footprint",
         value_name = "TIME",
         requires = "communication_footprint"
@@ -79,6 +105,7 @@ pub struct TaskModelArgs {
     /// Impose the communication footprint F_c of a root task (with --computation-footprint): the payloads are (F_c − 2ε − 2dε)/(L − 1) − ε split in the ratio of --schedule-size and --result-size (sweep: a list or range, e.g. 100kB:1.6MB:x2).
     #[arg(
         verbatim_doc_comment,
+        allow_hyphen_values = true,
         long = "communication-footprint",
         value_name = "BYTES",
         requires = "computation_footprint"
@@ -99,10 +126,20 @@ pub struct MachineArgs {
     #[arg(verbatim_doc_comment, long = "nodes", value_name = "N", value_parser = whole::<u32>)]
     pub nodes: Option<u32>,
     /// Per-node injection bandwidth B, the bandwidth of every link (times its `capacity` attribute on a fabric), e.g. 10Gb/s (default 10Gb/s).
-    #[arg(verbatim_doc_comment, long = "bandwidth", value_name = "RATE")]
+    #[arg(
+        verbatim_doc_comment,
+        allow_hyphen_values = true,
+        long = "bandwidth",
+        value_name = "RATE"
+    )]
     pub bandwidth: Option<String>,
     /// Compute power P of a node, flop/ns: computations take their time / P (default 1).
-    #[arg(verbatim_doc_comment, long = "power", value_name = "P")]
+    #[arg(
+        verbatim_doc_comment,
+        allow_hyphen_values = true,
+        long = "power",
+        value_name = "P"
+    )]
     pub power: Option<f64>,
     /// Who hands the tasks out: central (node 0 schedules, spec §12: N_c = N − 1) or stealing (every node computes, idle nodes steal from random nodes: N_c = N) (default central; sweep: a list).
     #[arg(
@@ -113,7 +150,12 @@ pub struct MachineArgs {
     )]
     pub scheduler: Vec<String>,
     /// Work stealing: how long a node refused work waits before it asks again (default 10us).
-    #[arg(verbatim_doc_comment, long = "steal-retry", value_name = "TIME")]
+    #[arg(
+        verbatim_doc_comment,
+        allow_hyphen_values = true,
+        long = "steal-retry",
+        value_name = "TIME"
+    )]
     pub steal_retry: Option<String>,
 }
 
@@ -122,13 +164,28 @@ pub struct MachineArgs {
 #[group(id = "task_load", multiple = false)]
 pub struct LoadArgs {
     /// Computation load ρ_x = F_x·β/(N_c·P) (default 0.5; sweep: a list or range such as 0.1:0.9:0.1).
-    #[arg(verbatim_doc_comment, long = "load", value_name = "RHO")]
+    #[arg(
+        verbatim_doc_comment,
+        allow_hyphen_values = true,
+        long = "load",
+        value_name = "RHO"
+    )]
     pub load: Option<String>,
     /// Communication load ρ_c = F_c·β/(B·N) instead (sweep: a list or range).
-    #[arg(verbatim_doc_comment, long = "comm-load", value_name = "RHO")]
+    #[arg(
+        verbatim_doc_comment,
+        allow_hyphen_values = true,
+        long = "comm-load",
+        value_name = "RHO"
+    )]
     pub comm_load: Option<String>,
     /// Root tasks per second β instead (sweep: a list or range).
-    #[arg(verbatim_doc_comment, long = "rate", value_name = "BETA")]
+    #[arg(
+        verbatim_doc_comment,
+        allow_hyphen_values = true,
+        long = "rate",
+        value_name = "BETA"
+    )]
     pub rate: Option<String>,
 }
 
@@ -161,7 +218,12 @@ pub struct SimulationArgs {
     #[arg(verbatim_doc_comment, long = "replications", value_name = "N", value_parser = whole::<u32>)]
     pub replications: Option<u32>,
     /// Latency added to every message (default 0s).
-    #[arg(verbatim_doc_comment, long = "latency", value_name = "TIME")]
+    #[arg(
+        verbatim_doc_comment,
+        allow_hyphen_values = true,
+        long = "latency",
+        value_name = "TIME"
+    )]
     pub latency: Option<String>,
     /// Computation times: constant (t_i and t_a, as LWSim) or exponential (draws of those means) (default constant).
     #[arg(verbatim_doc_comment, long = "times", value_name = "LAW")]

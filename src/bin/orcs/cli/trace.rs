@@ -66,6 +66,7 @@ pub struct ClassifyArgs {
     /// Latencies to replay on, e.g. 1us,5us,50us (with --bandwidth: every latency with every bandwidth; default: 21 configurations around each of 1GbE, 10GbE and InfiniBand QDR, EDR and HDR).
     #[arg(
         verbatim_doc_comment,
+        allow_hyphen_values = true,
         long = "latency",
         value_name = "TIMES",
         value_delimiter = ',',
@@ -76,6 +77,7 @@ pub struct ClassifyArgs {
     /// Bandwidths to replay on, e.g. 10Gb/s,100Gb/s,inf (with --latency).
     #[arg(
         verbatim_doc_comment,
+        allow_hyphen_values = true,
         long = "bandwidth",
         value_name = "RATES",
         value_delimiter = ',',
@@ -87,7 +89,12 @@ pub struct ClassifyArgs {
     #[arg(verbatim_doc_comment, long = "grid", value_name = "FILE")]
     pub grid: Option<String>,
     /// Messages larger than this use the rendezvous protocol (the transfer starts when the receive is posted), e.g. 64KiB, 0 (all rendezvous) (default 64KiB).
-    #[arg(verbatim_doc_comment, long = "eager-limit", value_name = "BYTES")]
+    #[arg(
+        verbatim_doc_comment,
+        allow_hyphen_values = true,
+        long = "eager-limit",
+        value_name = "BYTES"
+    )]
     pub eager_limit: Option<String>,
     #[command(flatten)]
     pub algorithms: AlgorithmsArg,

@@ -53,7 +53,7 @@ fn classify(plan: &ClassifyPlan) -> Result<ExitCode> {
         GridSpec::Product {
             latencies,
             bandwidths,
-        } => config::product(latencies, bandwidths)?,
+        } => config::product(latencies, bandwidths).context("--latency, --bandwidth")?,
         GridSpec::File(path) => config::parse_grid(path, &read(path)?)?,
     };
     let rules = match &plan.rules {
