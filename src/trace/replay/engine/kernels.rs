@@ -2,10 +2,11 @@
 //! and SSE4.1 beside the portable baseline, the widest the processor has chosen at run
 //! time.
 //!
-//! Each loop is branch-free (a later arrival selects, it does not jump) and works on
-//! slices cut to one length first, so the compiler drops the bounds checks and keeps
-//! `K` configurations in vector registers. Only additions, comparisons and selections:
-//! no fused multiply-add, so every version gives the same bits.
+//! From [`LANES`] configurations on, the loops run on whole lanes of fixed length, so
+//! the compiler drops the bounds checks and keeps a lane in one vector register, and
+//! branch-free: a later arrival selects by mask, it does not jump. Fewer configurations
+//! take a plain scalar loop. Only additions, comparisons and selections, no fused
+//! multiply-add, so every version gives the same bits.
 
 use super::clocks::{parts, split, CLOCK, QUANTITIES};
 use multiversion::multiversion;
@@ -16,9 +17,9 @@ const LANES: usize = 8;
 /// The values of up to [`LANES`] configurations.
 type Lane = [f64; LANES];
 
-/// Where the lanes of `k` configurations start: whole lanes, the last one moved back to
-/// end at `k` (overlapping the one before it), so no configuration falls to a scalar
-/// remainder loop. Fewer than [`LANES`] configurations make one partial lane.
+/// Where the lanes of `k` ≥ [`LANES`] configurations start: whole lanes, the last one
+/// moved back to end at `k` (overlapping the one before it), so no configuration falls
+/// to a scalar remainder loop.
 ///
 /// A kernel run on overlapping lanes must give the same result when it sees a
 /// configuration twice: [`arrive`] and [`latest_of`] do (the second time the clock is
@@ -110,8 +111,8 @@ pub(super) fn latest_of(latest: &mut [f64], other: &[f64]) {
                 later[i] = mask(o[i] > c[i]);
             }
         }
-        // The clock last: the masks are already taken, but keep the order readable.
-        for q in (0..QUANTITIES).rev() {
+        // The masks are taken: the clock may change like the other quantities.
+        for q in 0..QUANTITIES {
             let o = lane(others[q], lo);
             blend(lane_mut(quantities[q], lo), &later, |i| o[i]);
         }
