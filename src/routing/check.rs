@@ -928,6 +928,36 @@ mod tests {
     }
 
     #[test]
+    fn hosts_behind_one_leaf_form_one_group() {
+        // H0 and H3 on S0, H1 on S1, H2 on S2; switches route per destination and are
+        // never sources.
+        let f = load(&line(ROUTED));
+        let hosts = all_hosts(&f);
+        let groups = SourceGroups::new(&f.fabric, &f.table, &hosts);
+        let name = |v: u32| f.fabric.node_names[v as usize].as_str();
+        let mut by_head: Vec<(&str, u64)> = (groups.heads.iter().zip(&groups.members))
+            .map(|(&h, &m)| (name(h), m))
+            .collect();
+        by_head.sort();
+        assert_eq!(by_head, [("S0", 2), ("S1", 1), ("S2", 1)]);
+        assert!(groups.alone.is_empty());
+        for (k, &h) in hosts.iter().enumerate() {
+            let (g, edge) = groups.first[k].expect("an uplink");
+            assert_eq!(
+                f.fabric.edge_tail[edge as usize],
+                f.fabric.hosts[h as usize]
+            );
+            assert_eq!(groups.heads[g as usize], f.fabric.edge_head[edge as usize]);
+        }
+        let s1 = node(&f, "S1");
+        assert_eq!(
+            f.table.uniform_edge(s1),
+            None,
+            "a switch routes per destination"
+        );
+    }
+
+    #[test]
     fn examples_stop_at_the_limit_but_counts_do_not() {
         // A star of 6 hosts on one switch that forwards nothing: 30 dead ends.
         let mut text = String::from("digraph star { S0;");
