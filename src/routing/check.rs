@@ -955,6 +955,11 @@ mod tests {
             None,
             "a switch routes per destination"
         );
+        // A switch cabled in but routing nothing has no uniform edge either.
+        let spare = load(&line(&format!(
+            "{ROUTED} S3; S3 -> S0 [comment=H9]; S0 -> S3 [comment=H9];"
+        )));
+        assert_eq!(spare.table.uniform_edge(node(&spare, "S3")), None);
     }
 
     #[test]

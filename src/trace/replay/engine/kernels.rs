@@ -241,13 +241,14 @@ mod tests {
     #[test]
     fn every_configuration_of_many_lanes_keeps_its_later_path() {
         for k in COUNTS {
-            // The other block's clock is i in configuration i, later than 6.5 when
-            // i ≥ 7; its other quantities are 100 + q.
+            // The other block's clock is i in configuration i: later than 6 when i ≥ 7,
+            // a tie (the block keeps its own path) at 6; its other quantities are
+            // 100 + q.
             let mut other = vec![0.0; QUANTITIES * k];
             let mut latest = vec![0.0; QUANTITIES * k];
             for i in 0..k {
                 other[i] = i as f64;
-                latest[i] = 6.5;
+                latest[i] = 6.0;
                 for q in 1..QUANTITIES {
                     other[q * k + i] = 100.0 + q as f64;
                     latest[q * k + i] = q as f64;
@@ -259,7 +260,7 @@ mod tests {
                 let want = if i >= 7 {
                     vec![i as f64, 101.0, 102.0, 103.0, 104.0]
                 } else {
-                    vec![6.5, 1.0, 2.0, 3.0, 4.0]
+                    vec![6.0, 1.0, 2.0, 3.0, 4.0]
                 };
                 assert_eq!(got, want, "{k} configurations, configuration {i}");
             }
