@@ -258,18 +258,21 @@ fn traffic_command_compares_routings() {
     let matrix = dir.path().join("m.csv");
     std::fs::write(&matrix, "src,dst,bytes\n0,4,100\n2,5,60\n").unwrap();
     let links = dir.path().join("links.csv");
-    let run = orcs(&[
-        "traffic",
-        "--cluster",
-        cluster.to_str().unwrap(),
-        "--matrix",
-        matrix.to_str().unwrap(),
-        "--router",
-        "pfsim-dmodk,greedy-max",
-        "--links",
-        links.to_str().unwrap(),
-    ])
-    .ok();
+    // Both routers on the matrix, with more flags.
+    let traffic = |more: &[&str]| {
+        let mut args = vec![
+            "traffic",
+            "--cluster",
+            cluster.to_str().unwrap(),
+            "--matrix",
+            matrix.to_str().unwrap(),
+            "--router",
+            "pfsim-dmodk,greedy-max",
+        ];
+        args.extend(more);
+        orcs(&args).ok()
+    };
+    let run = traffic(&["--links", links.to_str().unwrap()]);
     // D-mod-K stacks both pairs on S1→L2 (160); greedy-max splits them (100).
     assert!(
         run.stdout.contains("pfsim-dmodk") && run.stdout.contains("160.0"),
@@ -289,24 +292,7 @@ fn traffic_command_compares_routings() {
     // The same table as CSV (to a file) and JSON: max 160 with 2 flows on a link, then
     // 100 with 1, relative 100/160.
     let csv_out = dir.path().join("traffic.csv");
-    let format = |format: &str, output: Option<&str>| {
-        let mut args = vec![
-            "traffic",
-            "--cluster",
-            cluster.to_str().unwrap(),
-            "--matrix",
-            matrix.to_str().unwrap(),
-            "--router",
-            "pfsim-dmodk,greedy-max",
-            "--format",
-            format,
-        ];
-        if let Some(o) = output {
-            args.extend(["-o", o]);
-        }
-        orcs(&args).ok()
-    };
-    let run = format("csv", csv_out.to_str());
+    let run = traffic(&["--format", "csv", "-o", csv_out.to_str().unwrap()]);
     assert!(run.stdout.is_empty(), "{}", run.describe());
     let csv = std::fs::read_to_string(&csv_out).unwrap();
     let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
@@ -333,7 +319,7 @@ fn traffic_command_compares_routings() {
         "{csv}"
     );
     assert_eq!(rows.len(), 3, "{csv}");
-    let json = format("json", None);
+    let json = traffic(&["--format", "json"]);
     let doc: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
     assert_eq!(doc["matrix"]["bytes"], 160, "{}", json.describe());
     assert_eq!(doc["matrix"]["pairs"], 2);
