@@ -243,8 +243,11 @@ impl SourceGroups {
         let Partial {
             mut check,
             routed_from,
-            routed_to_self,
+            mut routed_to_self,
         } = partial;
+        // In destination order already when the parts merge in order; sorted here so
+        // that the lookups below do not depend on it.
+        routed_to_self.sort_unstable();
         for (k, first) in self.first.iter().enumerate() {
             if let Some((g, edge)) = *first {
                 let own = routed_to_self.binary_search(&(k as u32)).is_ok();

@@ -471,8 +471,7 @@ impl<'a> Engine<'a> {
         match found {
             Some(i) => {
                 let posted = self.posted[d].remove(i);
-                self.take(m, posted.post);
-                self.times.release(posted.post);
+                self.take(m, d, Some(posted.post));
                 *self.request(d, posted.slot) = Request::Recv(Some(m));
                 self.wake(d);
             }
@@ -503,14 +502,7 @@ impl<'a> Engine<'a> {
         match found {
             Some(i) => {
                 let m = self.unexpected[r].remove(i);
-                // Posted now: the receiver's clocks as they stand, no copy to keep.
-                let message = &mut self.messages[m as usize];
-                message.matched = true;
-                if message.rendezvous {
-                    let start = message.start;
-                    latest_of(self.times.get_mut(start), self.clocks.block(r));
-                    self.start_flow(m);
-                }
+                self.take(m, r, None);
                 *self.request(r, slot) = Request::Recv(Some(m));
                 let sender = self.messages[m as usize].src as usize;
                 self.wake(sender);
@@ -529,16 +521,25 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// A receive posted at `post` takes message `m`: a rendezvous transfer starts when
-    /// both sides are there.
-    fn take(&mut self, m: u32, post: u32) {
+    /// A receive of rank `receiver` takes message `m`: a rendezvous transfer starts when
+    /// both sides are there. `post` is the copy of the receiver's clocks when it posted
+    /// the receive (released here), None when it posts it now: its clocks as they stand.
+    fn take(&mut self, m: u32, receiver: usize, post: Option<u32>) {
         let message = &mut self.messages[m as usize];
         message.matched = true;
         if message.rendezvous {
             let start = message.start;
-            self.scratch.copy_from_slice(self.times.get(post));
-            latest_of(self.times.get_mut(start), &self.scratch);
+            match post {
+                Some(id) => {
+                    self.scratch.copy_from_slice(self.times.get(id));
+                    latest_of(self.times.get_mut(start), &self.scratch);
+                }
+                None => latest_of(self.times.get_mut(start), self.clocks.block(receiver)),
+            }
             self.start_flow(m);
+        }
+        if let Some(id) = post {
+            self.times.release(id);
         }
     }
 

@@ -258,8 +258,8 @@ fn traffic_command_compares_routings() {
     let matrix = dir.path().join("m.csv");
     std::fs::write(&matrix, "src,dst,bytes\n0,4,100\n2,5,60\n").unwrap();
     let links = dir.path().join("links.csv");
-    // Both routers on the matrix, with more flags.
-    let traffic = |more: &[&str]| {
+    // The matrix on the tree with `routers`, and more flags.
+    let traffic = |routers: &str, more: &[&str]| {
         let mut args = vec![
             "traffic",
             "--cluster",
@@ -267,12 +267,13 @@ fn traffic_command_compares_routings() {
             "--matrix",
             matrix.to_str().unwrap(),
             "--router",
-            "pfsim-dmodk,greedy-max",
+            routers,
         ];
         args.extend(more);
-        orcs(&args).ok()
+        orcs(&args)
     };
-    let run = traffic(&["--links", links.to_str().unwrap()]);
+    let both = "pfsim-dmodk,greedy-max";
+    let run = traffic(both, &["--links", links.to_str().unwrap()]).ok();
     // D-mod-K stacks both pairs on S1→L2 (160); greedy-max splits them (100).
     assert!(
         run.stdout.contains("pfsim-dmodk") && run.stdout.contains("160.0"),
@@ -292,7 +293,7 @@ fn traffic_command_compares_routings() {
     // The same table as CSV (to a file) and JSON: max 160 with 2 flows on a link, then
     // 100 with 1, relative 100/160.
     let csv_out = dir.path().join("traffic.csv");
-    let run = traffic(&["--format", "csv", "-o", csv_out.to_str().unwrap()]);
+    let run = traffic(both, &["--format", "csv", "-o", csv_out.to_str().unwrap()]).ok();
     assert!(run.stdout.is_empty(), "{}", run.describe());
     let csv = std::fs::read_to_string(&csv_out).unwrap();
     let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
@@ -319,7 +320,7 @@ fn traffic_command_compares_routings() {
         "{csv}"
     );
     assert_eq!(rows.len(), 3, "{csv}");
-    let json = traffic(&["--format", "json"]);
+    let json = traffic(both, &["--format", "json"]).ok();
     let doc: serde_json::Value = serde_json::from_str(&json.stdout).expect("JSON");
     assert_eq!(doc["matrix"]["bytes"], 160, "{}", json.describe());
     assert_eq!(doc["matrix"]["pairs"], 2);
@@ -348,16 +349,7 @@ fn traffic_command_compares_routings() {
             .collect();
         assert_eq!(row[10], hosts.join(" "), "{csv}");
     }
-    orcs(&[
-        "traffic",
-        "--cluster",
-        cluster.to_str().unwrap(),
-        "--matrix",
-        matrix.to_str().unwrap(),
-        "--router",
-        "bogus",
-    ])
-    .fails_with(1, &["--router", "bogus"]);
+    traffic("bogus", &[]).fails_with(1, &["--router", "bogus"]);
     if let (Some(milk), Some(cg)) = (
         pfsim_data("topologies/milk.graphml"),
         pfsim_data("traces/cg-c-128.tar.gz"),
