@@ -1,10 +1,12 @@
 /*
  * The MPI side of orcs-profiler: wrappers of the MPI calls that move data, each
- * recording what it sends and then calling the real function through PMPI.
+ * recording what it sends and then calling the MPI library's own function.
  *
- * The wrappers are named orcs_wrap_MPI_X: the library exports MPI_X as a jump to
- * orcs_wrap_MPI_X (src/interpose.rs), since a Rust shared library exports only
- * symbols defined in Rust.
+ * The wrappers are named orcs_wrap_MPI_X: the library exports MPI_X, and PMPI_X, as a
+ * jump to orcs_wrap_MPI_X (src/interpose.rs), since a Rust shared library exports only
+ * symbols defined in Rust. PMPI_X is exported for the Fortran bindings: Open MPI's call
+ * PMPI_X (MPICH's call MPI_X). The wrappers then call the MPI library's PMPI_X through
+ * REAL, found with dlsym(RTLD_NEXT).
  *
  * This file only translates MPI's handles and arguments into plain integers (a handle
  * key, a peer's rank, a byte count); what is counted, and the files, are in Rust
@@ -16,6 +18,8 @@
  * Comm_split_type, Intercomm_create, Dist_graph_create, ...). MPI_Comm_free forgets it,
  * since its handle may come back for another one.
  */
+#define _GNU_SOURCE /* RTLD_NEXT */
+#include <dlfcn.h>
 #include <mpi.h>
 #include <limits.h>
 #include <stdint.h>
@@ -56,6 +60,50 @@ enum {
 
 /* Between MPI_Init and MPI_Finalize. */
 static int active = 0;
+
+/* Nonzero on a thread while it is inside the MPI library's own function, called by a
+ * wrapper here. What MPI does there through functions this library also exports under
+ * their PMPI names (Open MPI's MPI_Sendrecv_replace calls PMPI_Sendrecv) is part of the
+ * application's call, already recorded, and not recorded again. Initial-exec: the
+ * library is loaded at start-up (preloaded or linked), and the wrappers are hot. */
+static __thread int inside_mpi __attribute__((tls_model("initial-exec"))) = 0;
+
+/* Whether a wrapper records the call it wraps: after MPI_Init, and not inside another
+ * wrapped call. */
+static inline int recording(void)
+{
+    return active && !inside_mpi;
+}
+
+/* The MPI library's own PMPI_`name`: the definition after this library's. This library
+ * exports the PMPI names too, since Open MPI's Fortran bindings call PMPI_X rather than
+ * MPI_X; so its wrappers cannot call PMPI_X by name, which would be their own export. */
+static void *mpi_function(const char *name)
+{
+    void *f = dlsym(RTLD_NEXT, name);
+    if (!f) {
+        fprintf(stderr, "orcs-profiler: the MPI library has no %s: %s\n", name, dlerror());
+        abort();
+    }
+    return f;
+}
+
+/* Calls the MPI library's PMPI_`NAME` with the parenthesised `ARGS`, with recording off
+ * while it runs. The function is looked up once per call site (a relaxed atomic: every
+ * thread that looks it up finds the same address). */
+#define REAL(NAME, ARGS)                                                                     \
+    ({                                                                                       \
+        static __typeof__(&PMPI_##NAME) real_;                                               \
+        __typeof__(&PMPI_##NAME) f_ = __atomic_load_n(&real_, __ATOMIC_RELAXED);             \
+        if (!f_) {                                                                           \
+            f_ = (__typeof__(&PMPI_##NAME))mpi_function("PMPI_" #NAME);                      \
+            __atomic_store_n(&real_, f_, __ATOMIC_RELAXED);                                  \
+        }                                                                                    \
+        inside_mpi++;                                                                        \
+        int rc_ = f_ ARGS;                                                                   \
+        inside_mpi--;                                                                        \
+        rc_;                                                                                 \
+    })
 
 /* A handle as an integer key: a pointer in Open MPI, an int in MPICH. */
 #define KEY(handle) ((uint64_t)(uintptr_t)(handle))
@@ -133,7 +181,7 @@ static uint64_t comm_key(MPI_Comm comm)
 
 static void record_send(int count, MPI_Datatype type, int dest, MPI_Comm comm)
 {
-    if (!active || dest == MPI_PROC_NULL)
+    if (!recording() || dest == MPI_PROC_NULL)
         return;
     uint64_t bytes = bytes_of(count, type);
     /* One call when the communicator is known, the common case. */
@@ -144,7 +192,7 @@ static void record_send(int count, MPI_Datatype type, int dest, MPI_Comm comm)
 static void record_persistent(int count, MPI_Datatype type, int dest, MPI_Comm comm,
                               int rc, MPI_Request *request)
 {
-    if (!active || rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
+    if (!recording() || rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
         return;
     orcs_prof_persistent(KEY(*request), comm_key(comm), dest, bytes_of(count, type));
 }
@@ -160,7 +208,7 @@ static int commutes(MPI_Op op)
 /* A collective with one size. */
 static void record_collective(MPI_Comm comm, int op, int root, int commutative, uint64_t bytes)
 {
-    if (active && !orcs_prof_collective(KEY(comm), op, root, commutative, bytes, NULL, 0))
+    if (recording() && !orcs_prof_collective(KEY(comm), op, root, commutative, bytes, NULL, 0))
         orcs_prof_collective(comm_key(comm), op, root, commutative, bytes, NULL, 0);
 }
 
@@ -170,7 +218,7 @@ static void record_collective(MPI_Comm comm, int op, int root, int commutative, 
 static void record_per_rank(MPI_Comm comm, int op, int root, int commutative,
                             const int counts[], MPI_Datatype type, const MPI_Datatype types[])
 {
-    if (!active)
+    if (!recording())
         return;
     int n = 0, inter = 0;
     PMPI_Comm_test_inter(comm, &inter);
@@ -210,7 +258,7 @@ static void begin(void)
 
 int orcs_wrap_MPI_Init(int *argc, char ***argv)
 {
-    int rc = PMPI_Init(argc, argv);
+    int rc = REAL(Init, (argc, argv));
     if (rc == MPI_SUCCESS)
         begin();
     return rc;
@@ -218,7 +266,7 @@ int orcs_wrap_MPI_Init(int *argc, char ***argv)
 
 int orcs_wrap_MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    int rc = REAL(Init_thread, (argc, argv, required, provided));
     if (rc == MPI_SUCCESS)
         begin();
     return rc;
@@ -234,8 +282,8 @@ static void finish(void)
     /* The phases some rank entered, and whether any called MPI_Pcontrol. */
     uint64_t levels = orcs_prof_levels(), all_levels = 0;
     int pcontrol = orcs_prof_used_pcontrol(), any_pcontrol = 0;
-    PMPI_Allreduce(&levels, &all_levels, 1, MPI_UINT64_T, MPI_BOR, MPI_COMM_WORLD);
-    PMPI_Allreduce(&pcontrol, &any_pcontrol, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    REAL(Allreduce, (&levels, &all_levels, 1, MPI_UINT64_T, MPI_BOR, MPI_COMM_WORLD));
+    REAL(Allreduce, (&pcontrol, &any_pcontrol, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
     orcs_prof_ensure_phases(all_levels, any_pcontrol);
     uint64_t *tx = malloc(sizeof(uint64_t) * 2 * (size_t)size);
     uint64_t *rx = malloc(sizeof(uint64_t) * 2 * (size_t)size);
@@ -243,7 +291,7 @@ static void finish(void)
     int *counts = rank == 0 ? malloc(sizeof(int) * (size_t)size) : NULL;
     int *displs = rank == 0 ? malloc(sizeof(int) * (size_t)size) : NULL;
     int ok = tx && rx && (rank != 0 || (lengths && counts && displs)), all_ok = 0;
-    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    REAL(Allreduce, (&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
     if (!all_ok) {
         if (rank == 0)
             fprintf(stderr, "orcs-profiler: out of memory at MPI_Finalize: no matrix written\n");
@@ -254,10 +302,10 @@ static void finish(void)
             continue;
         /* What each rank fetched from the others becomes the others' sends. */
         orcs_prof_pulled_pairs(level, tx);
-        PMPI_Alltoall(tx, 2, MPI_UINT64_T, rx, 2, MPI_UINT64_T, MPI_COMM_WORLD);
+        REAL(Alltoall, (tx, 2, MPI_UINT64_T, rx, 2, MPI_UINT64_T, MPI_COMM_WORLD));
         orcs_prof_add_served(level, rx);
         orcs_prof_tx_pairs(level, tx);
-        PMPI_Alltoall(tx, 2, MPI_UINT64_T, rx, 2, MPI_UINT64_T, MPI_COMM_WORLD);
+        REAL(Alltoall, (tx, 2, MPI_UINT64_T, rx, 2, MPI_UINT64_T, MPI_COMM_WORLD));
         orcs_prof_set_rx(level, rx);
         int64_t length = orcs_prof_row_len(level);
         uint64_t *row = malloc(sizeof(uint64_t) * (size_t)(length > 0 ? length : 1));
@@ -265,7 +313,7 @@ static void finish(void)
             length = 0;
         else
             orcs_prof_row(level, row);
-        PMPI_Gather(&length, 1, MPI_INT64_T, lengths, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+        REAL(Gather, (&length, 1, MPI_INT64_T, lengths, 1, MPI_INT64_T, 0, MPI_COMM_WORLD));
         uint64_t *rows = NULL;
         int gather = 1;
         if (rank == 0) {
@@ -284,10 +332,10 @@ static void finish(void)
                 fprintf(stderr, "orcs-profiler: the matrix of phase %d is too large to gather: "
                                 "not written\n", level);
         }
-        PMPI_Bcast(&gather, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        REAL(Bcast, (&gather, 1, MPI_INT, 0, MPI_COMM_WORLD));
         if (gather) {
-            PMPI_Gatherv(row, (int)length, MPI_UINT64_T, rows, counts, displs, MPI_UINT64_T, 0,
-                         MPI_COMM_WORLD);
+            REAL(Gatherv, (row, (int)length, MPI_UINT64_T, rows, counts, displs, MPI_UINT64_T, 0,
+                         MPI_COMM_WORLD));
             if (rank == 0)
                 orcs_prof_write_matrix(level, rows, lengths);
         }
@@ -302,7 +350,7 @@ static void finish(void)
     orcs_prof_finish();
     /* No rank leaves MPI_Finalize before every file is written: a launcher that ends
      * the job when one rank exits (with an error status, say) would cut them short. */
-    PMPI_Barrier(MPI_COMM_WORLD);
+    REAL(Barrier, (MPI_COMM_WORLD));
 }
 
 int orcs_wrap_MPI_Finalize(void)
@@ -310,30 +358,30 @@ int orcs_wrap_MPI_Finalize(void)
     if (active)
         finish();
     active = 0;
-    return PMPI_Finalize();
+    return REAL(Finalize, ());
 }
 
 int orcs_wrap_MPI_Pcontrol(const int level, ...)
 {
-    if (active)
+    if (recording())
         orcs_prof_pcontrol(level);
-    return PMPI_Pcontrol(level);
+    return REAL(Pcontrol, (level));
 }
 
 /* ---- communicators --------------------------------------------------------------- */
 
 int orcs_wrap_MPI_Comm_free(MPI_Comm *comm)
 {
-    if (active && comm)
+    if (recording() && comm)
         orcs_prof_forget(KEY(*comm));
-    return PMPI_Comm_free(comm);
+    return REAL(Comm_free, (comm));
 }
 
 int orcs_wrap_MPI_Comm_disconnect(MPI_Comm *comm)
 {
-    if (active && comm)
+    if (recording() && comm)
         orcs_prof_forget(KEY(*comm));
-    return PMPI_Comm_disconnect(comm);
+    return REAL(Comm_disconnect, (comm));
 }
 
 /* ---- point to point -------------------------------------------------------------- */
@@ -343,7 +391,7 @@ int orcs_wrap_MPI_Comm_disconnect(MPI_Comm *comm)
                    MPI_Comm comm)                                                            \
     {                                                                                        \
         record_send(count, type, dest, comm);                                                \
-        return PMPI_##NAME(buf, count, type, dest, tag, comm);                               \
+        return REAL(NAME, (buf, count, type, dest, tag, comm));                               \
     }
 BLOCKING_SEND(Send)
 BLOCKING_SEND(Bsend)
@@ -355,7 +403,7 @@ BLOCKING_SEND(Rsend)
                    MPI_Comm comm, MPI_Request *request)                                      \
     {                                                                                        \
         record_send(count, type, dest, comm);                                                \
-        return PMPI_##NAME(buf, count, type, dest, tag, comm, request);                      \
+        return REAL(NAME, (buf, count, type, dest, tag, comm, request));                      \
     }
 NONBLOCKING_SEND(Isend)
 NONBLOCKING_SEND(Ibsend)
@@ -366,7 +414,7 @@ NONBLOCKING_SEND(Irsend)
     int orcs_wrap_MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,         \
                    MPI_Comm comm, MPI_Request *request)                                      \
     {                                                                                        \
-        int rc = PMPI_##NAME(buf, count, type, dest, tag, comm, request);                    \
+        int rc = REAL(NAME, (buf, count, type, dest, tag, comm, request));                    \
         record_persistent(count, type, dest, comm, rc, request);                             \
         return rc;                                                                           \
     }
@@ -377,24 +425,24 @@ PERSISTENT_SEND(Rsend_init)
 
 int orcs_wrap_MPI_Start(MPI_Request *request)
 {
-    if (active && request)
+    if (recording() && request)
         orcs_prof_start_request(KEY(*request));
-    return PMPI_Start(request);
+    return REAL(Start, (request));
 }
 
 int orcs_wrap_MPI_Startall(int count, MPI_Request requests[])
 {
-    if (active && requests)
+    if (recording() && requests)
         for (int i = 0; i < count; i++)
             orcs_prof_start_request(KEY(requests[i]));
-    return PMPI_Startall(count, requests);
+    return REAL(Startall, (count, requests));
 }
 
 int orcs_wrap_MPI_Request_free(MPI_Request *request)
 {
-    if (active && request)
+    if (recording() && request)
         orcs_prof_free_request(KEY(*request));
-    return PMPI_Request_free(request);
+    return REAL(Request_free, (request));
 }
 
 int orcs_wrap_MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
@@ -402,16 +450,16 @@ int orcs_wrap_MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype send
                  int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     record_send(sendcount, sendtype, dest, comm);
-    return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                         recvtype, source, recvtag, comm, status);
+    return REAL(Sendrecv, (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
+                         recvtype, source, recvtag, comm, status));
 }
 
 int orcs_wrap_MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     record_send(count, type, dest, comm);
-    return PMPI_Sendrecv_replace(buf, count, type, dest, sendtag, source, recvtag, comm,
-                                 status);
+    return REAL(Sendrecv_replace, (buf, count, type, dest, sendtag, source, recvtag, comm,
+                                 status));
 }
 
 /* ---- collectives: blocking and non-blocking forms ------------------------------------ */
@@ -422,7 +470,7 @@ int orcs_wrap_MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int 
     int orcs_wrap_MPI_##NAME PARAMS                                                                    \
     {                                                                                        \
         RECORD;                                                                              \
-        return PMPI_##NAME ARGS;                                                             \
+        return REAL(NAME, ARGS);                                                             \
     }
 #define WITH_REQUEST(...) (__VA_ARGS__, MPI_Request *request)
 #define AND_REQUEST(...) (__VA_ARGS__, request)
@@ -496,7 +544,7 @@ BOTH(Alltoall, Ialltoall,
 static void record_gatherv(MPI_Comm comm, int root, int scount, MPI_Datatype stype,
                            const int rcounts[], MPI_Datatype rtype)
 {
-    if (!active)
+    if (!recording())
         return;
     if (rank_in(comm) == root)
         record_per_rank(comm, OP_GATHERV, root, 1, rcounts, rtype, NULL);
@@ -514,7 +562,7 @@ BOTH(Gatherv, Igatherv,
 static void record_scatterv(MPI_Comm comm, int root, const int scounts[], MPI_Datatype stype,
                             int rcount, MPI_Datatype rtype)
 {
-    if (!active)
+    if (!recording())
         return;
     if (rank_in(comm) == root)
         record_per_rank(comm, OP_SCATTERV, root, 1, scounts, stype, NULL);
@@ -566,22 +614,22 @@ BOTH(Reduce_scatter_block, Ireduce_scatter_block,
 
 int orcs_wrap_MPI_Win_free(MPI_Win *win)
 {
-    if (active && win)
+    if (recording() && win)
         orcs_prof_forget(WIN_KEY(*win));
-    return PMPI_Win_free(win);
+    return REAL(Win_free, (win));
 }
 
 /* Data from this rank to `target` of the window. */
 static void record_put(int count, MPI_Datatype type, int target, MPI_Win win)
 {
-    if (active && target != MPI_PROC_NULL)
+    if (recording() && target != MPI_PROC_NULL)
         (void)orcs_prof_send(win_key(win), target, bytes_of(count, type));
 }
 
 /* Data from `target` of the window to this rank. */
 static void record_get(int count, MPI_Datatype type, int target, MPI_Win win)
 {
-    if (active && target != MPI_PROC_NULL)
+    if (recording() && target != MPI_PROC_NULL)
         orcs_prof_pull(win_key(win), target, bytes_of(count, type));
 }
 
@@ -703,7 +751,7 @@ static int *destinations(MPI_Comm comm, int *count)
 static void record_neighbors(MPI_Comm comm, int count, MPI_Datatype type, const int counts[],
                              const MPI_Datatype types[])
 {
-    if (!active)
+    if (!recording())
         return;
     int n = 0;
     int *dest = destinations(comm, &n);

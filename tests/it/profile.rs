@@ -1,7 +1,7 @@
 //! `orcs profile` and its library (profiler/): programs of tests/mpi-programs/ whose
 //! traffic is known in closed form (the same closed forms as trace_programs.rs) run under
-//! `mpirun -n 4` and `-n 8` with the library preloaded. Their matrices equal the closed
-//! forms, phase by phase; they equal `orcs trace matrix` of the same programs traced
+//! `mpirun -n 4` and `-n 8` with the library preloaded, also a Fortran one through both
+//! Fortran bindings. Their matrices equal the closed forms, phase by phase; they equal `orcs trace matrix` of the same programs traced
 //! with libdumpi; the PFProf files give the same results as the matrix in `-p matrix`
 //! and `orcs traffic`; and a profiled application keeps its behaviour and exit status.
 
@@ -69,6 +69,22 @@ fn compile(name: &str, dir: &Path) -> PathBuf {
 fn compile_with(mpicc: &str, name: &str, dir: &Path) -> PathBuf {
     let source = repo(&format!("tests/mpi-programs/{name}.c"));
     compile_source(mpicc, Path::new(&source), &dir.join(name))
+}
+
+/// tests/mpi-programs/fortran.f90 compiled with the MPI Fortran wrapper `mpifort` into
+/// `dir`.
+fn compile_fortran(mpifort: &str, dir: &Path) -> PathBuf {
+    let source = repo("tests/mpi-programs/fortran.f90");
+    compile_source(
+        mpifort,
+        Path::new(&source),
+        &dir.join(format!("fortran-{mpifort}")),
+    )
+}
+
+/// fortran.f90: ring.c's traffic, then alltoallv.c's.
+fn fortran(p: usize) -> Traffic {
+    ring(p) + alltoallv(p)
 }
 
 /// `source` compiled with the MPI compiler wrapper `mpicc` into `exe`.
@@ -171,6 +187,26 @@ fn profiled_programs_send_their_closed_form_traffic() {
                 );
             }
         }
+    }
+}
+
+#[test]
+fn fortran_programs_are_profiled_through_both_bindings() {
+    // Open MPI's Fortran bindings call PMPI_X, not MPI_X: the library exports both.
+    let Some(_) = library() else { return };
+    if !tools_present(&["mpifort"], "ORCS_REQUIRE_MPI") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let program = compile_fortran("mpifort", dir.path());
+    for p in RANKS {
+        let (run, out) = profile(&program, p, &[], dir.path());
+        run.ok();
+        assert_traffic(
+            &format!("fortran.f90 on {p} ranks"),
+            &fortran(p),
+            &matrix(&out, "matrix.csv"),
+        );
     }
 }
 
@@ -488,8 +524,21 @@ fn under_mpich_the_same_programs_give_the_same_traffic() {
         ("collectives", collectives_mpich),
         ("neighbors", neighbors),
     ];
-    for (name, closed_form) in cases {
-        let program = compile_with("mpicc.mpich", name, dir.path());
+    let programs = cases.into_iter().map(|(name, closed_form)| {
+        (
+            name,
+            compile_with("mpicc.mpich", name, dir.path()),
+            closed_form,
+        )
+    });
+    let fortran_program = tools_present(&["mpifort.mpich"], "ORCS_REQUIRE_MPICH").then(|| {
+        (
+            "fortran",
+            compile_fortran("mpifort.mpich", dir.path()),
+            fortran as fn(usize) -> Traffic,
+        )
+    });
+    for (name, program, closed_form) in programs.chain(fortran_program) {
         let out = dir.path().join(format!("{name}-mpich"));
         let out_s = out.to_str().unwrap();
         orcs(&[
