@@ -144,6 +144,37 @@ pub extern "C" fn orcs_prof_persistent(request: u64, comm: u64, peer: i32, bytes
     with((), |p| p.persistent(request, comm, peer, bytes));
 }
 
+/// Adds a send to what each start of persistent request `request` sends.
+#[no_mangle]
+pub extern "C" fn orcs_prof_persistent_add(request: u64, comm: u64, peer: i32, bytes: u64) {
+    with((), |p| p.persistent_add(request, comm, peer, bytes));
+}
+
+/// A persistent collective request (MPI 4's `MPI_X_init`): each start is the collective
+/// [`orcs_prof_collective`] describes with the same arguments. Returns 1.
+///
+/// # Safety
+/// `per_rank` is null or points to `n` sizes.
+#[no_mangle]
+pub unsafe extern "C" fn orcs_prof_persistent_collective(
+    request: u64,
+    comm: u64,
+    op: i32,
+    root: i32,
+    commutative: i32,
+    bytes: u64,
+    per_rank: *const u64,
+    n: i32,
+) -> i32 {
+    let Some((op, data)) = collective_call(op, bytes, per_rank, n) else {
+        return 1;
+    };
+    with(1, |p| {
+        p.persistent_collective(request, comm, op, root, commutative != 0, data);
+        1
+    })
+}
+
 /// `MPI_Start` of `request`.
 #[no_mangle]
 pub extern "C" fn orcs_prof_start_request(request: u64) {
@@ -173,12 +204,29 @@ pub unsafe extern "C" fn orcs_prof_collective(
     per_rank: *const u64,
     n: i32,
 ) -> i32 {
-    let Some(&op) = usize::try_from(op)
-        .ok()
-        .and_then(|i| CollectiveOp::ALL.get(i))
-    else {
+    let Some((op, data)) = collective_call(op, bytes, per_rank, n) else {
         return 1;
     };
+    with(1, |p| {
+        i32::from(p.collective(comm, op, root, commutative != 0, data))
+    })
+}
+
+/// The operation (an index into [`CollectiveOp::ALL`], None when out of range) and data
+/// of a collective call as the wrappers pass them: `n` sizes at `per_rank` when it is
+/// not null, else `bytes` (none for a barrier).
+///
+/// # Safety
+/// `per_rank` is null or points to `n` sizes, alive for `'a`.
+unsafe fn collective_call<'a>(
+    op: i32,
+    bytes: u64,
+    per_rank: *const u64,
+    n: i32,
+) -> Option<(CollectiveOp, CallData<'a>)> {
+    let op = *usize::try_from(op)
+        .ok()
+        .and_then(|i| CollectiveOp::ALL.get(i))?;
     let data = if !per_rank.is_null() {
         CallData::PerRank(slice(per_rank, i64::from(n)))
     } else if op == CollectiveOp::Barrier {
@@ -186,9 +234,7 @@ pub unsafe extern "C" fn orcs_prof_collective(
     } else {
         CallData::Bytes(bytes)
     };
-    with(1, |p| {
-        i32::from(p.collective(comm, op, root, commutative != 0, data))
-    })
+    Some((op, data))
 }
 
 /// `MPI_Pcontrol(level)`.

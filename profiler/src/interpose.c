@@ -36,6 +36,10 @@ void orcs_prof_pull(uint64_t comm, int peer, uint64_t bytes);
 void orcs_prof_pulled_pairs(int level, uint64_t *out);
 void orcs_prof_add_served(int level, const uint64_t *pairs);
 void orcs_prof_persistent(uint64_t request, uint64_t comm, int peer, uint64_t bytes);
+void orcs_prof_persistent_add(uint64_t request, uint64_t comm, int peer, uint64_t bytes);
+int orcs_prof_persistent_collective(uint64_t request, uint64_t comm, int op, int root,
+                                    int commutative, uint64_t bytes, const uint64_t *per_rank,
+                                    int n);
 void orcs_prof_start_request(uint64_t request);
 void orcs_prof_free_request(uint64_t request);
 int orcs_prof_collective(uint64_t comm, int op, int root, int commutative, uint64_t bytes,
@@ -90,8 +94,10 @@ static void *mpi_function(const char *name)
 
 /* Calls the MPI library's PMPI_`NAME` with the parenthesised `ARGS`, with recording off
  * while it runs. The function is looked up once per call site (a relaxed atomic: every
- * thread that looks it up finds the same address). */
-#define REAL(NAME, ARGS)                                                                     \
+ * thread that looks it up finds the same address). NAME is expanded first, so that it
+ * may be SUFFIXED(...). */
+#define REAL(NAME, ARGS) REAL_(NAME, ARGS)
+#define REAL_(NAME, ARGS)                                                                    \
     ({                                                                                       \
         static __typeof__(&PMPI_##NAME) real_;                                               \
         __typeof__(&PMPI_##NAME) f_ = __atomic_load_n(&real_, __ATOMIC_RELAXED);             \
@@ -108,12 +114,24 @@ static void *mpi_function(const char *name)
 /* A handle as an integer key: a pointer in Open MPI, an int in MPICH. */
 #define KEY(handle) ((uint64_t)(uintptr_t)(handle))
 
-static uint64_t bytes_of(int count, MPI_Datatype type)
+static uint64_t bytes_of(MPI_Count count, MPI_Datatype type)
 {
     MPI_Count size = 0;
     if (count <= 0 || PMPI_Type_size_x(type, &size) != MPI_SUCCESS || size < 0)
         return 0;
     return (uint64_t)count * (uint64_t)size;
+}
+
+/* An array of counts, one per rank or neighbour: ints, or MPI 4's MPI_Counts in the
+ * large-count (_c) functions. */
+typedef struct {
+    const void *at;
+    int wide;
+} Counts;
+
+static MPI_Count count_at(Counts counts, int i)
+{
+    return counts.wide ? ((const MPI_Count *)counts.at)[i] : ((const int *)counts.at)[i];
 }
 
 /* Describes the communicator or window of `key` to the Rust side: the world rank of
@@ -179,17 +197,33 @@ static uint64_t comm_key(MPI_Comm comm)
     return key;
 }
 
-static void record_send(int count, MPI_Datatype type, int dest, MPI_Comm comm)
+static int rank_in(MPI_Comm comm)
+{
+    int rank = -1;
+    PMPI_Comm_rank(comm, &rank);
+    return rank;
+}
+
+/* While a wrapper makes a persistent collective request (MPI 4's MPI_X_init), the
+ * request: what the call would record is kept for each MPI_Start of it instead. */
+static __thread uint64_t capture_request __attribute__((tls_model("initial-exec")));
+static __thread int capturing __attribute__((tls_model("initial-exec")));
+
+static void record_send(MPI_Count count, MPI_Datatype type, int dest, MPI_Comm comm)
 {
     if (!recording() || dest == MPI_PROC_NULL)
         return;
     uint64_t bytes = bytes_of(count, type);
+    if (capturing) {
+        orcs_prof_persistent_add(capture_request, comm_key(comm), dest, bytes);
+        return;
+    }
     /* One call when the communicator is known, the common case. */
     if (!orcs_prof_send(KEY(comm), dest, bytes))
         orcs_prof_send(comm_key(comm), dest, bytes);
 }
 
-static void record_persistent(int count, MPI_Datatype type, int dest, MPI_Comm comm,
+static void record_persistent(MPI_Count count, MPI_Datatype type, int dest, MPI_Comm comm,
                               int rc, MPI_Request *request)
 {
     if (!recording() || rc != MPI_SUCCESS || dest == MPI_PROC_NULL)
@@ -205,40 +239,160 @@ static int commutes(MPI_Op op)
     return commute;
 }
 
+/* A collective with one size, or `n` sizes at `per_rank`: counted now, or kept for the
+ * starts of the persistent request being made. */
+static void collective(MPI_Comm comm, int op, int root, int commutative, uint64_t bytes,
+                       const uint64_t *per_rank, int n)
+{
+    if (capturing)
+        orcs_prof_persistent_collective(capture_request, comm_key(comm), op, root, commutative,
+                                        bytes, per_rank, n);
+    else if (!orcs_prof_collective(KEY(comm), op, root, commutative, bytes, per_rank, n))
+        orcs_prof_collective(comm_key(comm), op, root, commutative, bytes, per_rank, n);
+}
+
 /* A collective with one size. */
 static void record_collective(MPI_Comm comm, int op, int root, int commutative, uint64_t bytes)
 {
-    if (recording() && !orcs_prof_collective(KEY(comm), op, root, commutative, bytes, NULL, 0))
-        orcs_prof_collective(comm_key(comm), op, root, commutative, bytes, NULL, 0);
+    if (recording())
+        collective(comm, op, root, commutative, bytes, NULL, 0);
 }
 
 /* A collective with one size per rank: counts[i] × size(types[i]) (or of `type` for
  * all when `types` is NULL), over the communicator's size (its remote group's for an
  * intercommunicator, which the model does not expand). */
-static void record_per_rank(MPI_Comm comm, int op, int root, int commutative,
-                            const int counts[], MPI_Datatype type, const MPI_Datatype types[])
+static void record_per_rank(MPI_Comm comm, int op, int root, int commutative, Counts counts,
+                            MPI_Datatype type, const MPI_Datatype types[])
 {
     if (!recording())
         return;
     int n = 0, inter = 0;
     PMPI_Comm_test_inter(comm, &inter);
     if ((inter ? PMPI_Comm_remote_size(comm, &n) : PMPI_Comm_size(comm, &n)) != MPI_SUCCESS ||
-        n <= 0 || counts == NULL)
+        n <= 0 || counts.at == NULL)
         return;
     uint64_t *sizes = malloc(sizeof(uint64_t) * (size_t)n);
     if (!sizes)
         return;
     for (int i = 0; i < n; i++)
-        sizes[i] = bytes_of(counts[i], types ? types[i] : type);
-    orcs_prof_collective(comm_key(comm), op, root, commutative, 0, sizes, n);
+        sizes[i] = bytes_of(count_at(counts, i), types ? types[i] : type);
+    collective(comm, op, root, commutative, 0, sizes, n);
     free(sizes);
 }
 
-static int rank_in(MPI_Comm comm)
+/* The root gathers a block of its own size from each rank; the others send one. */
+static void record_gatherv(MPI_Comm comm, int root, MPI_Count scount, MPI_Datatype stype,
+                           Counts rcounts, MPI_Datatype rtype)
 {
-    int rank = -1;
-    PMPI_Comm_rank(comm, &rank);
-    return rank;
+    if (!recording())
+        return;
+    if (rank_in(comm) == root)
+        record_per_rank(comm, OP_GATHERV, root, 1, rcounts, rtype, NULL);
+    else
+        record_collective(comm, OP_GATHERV, root, 1, bytes_of(scount, stype));
+}
+
+/* The root scatters a block of its own size to each rank; the others receive one. */
+static void record_scatterv(MPI_Comm comm, int root, Counts scounts, MPI_Datatype stype,
+                            MPI_Count rcount, MPI_Datatype rtype)
+{
+    if (!recording())
+        return;
+    if (rank_in(comm) == root)
+        record_per_rank(comm, OP_SCATTERV, root, 1, scounts, stype, NULL);
+    else
+        record_collective(comm, OP_SCATTERV, root, 1, bytes_of(rcount, rtype));
+}
+
+/* Data from this rank to `target` of the window. */
+static void record_put(MPI_Count count, MPI_Datatype type, int target, MPI_Win win)
+{
+    if (recording() && target != MPI_PROC_NULL)
+        (void)orcs_prof_send(win_key(win), target, bytes_of(count, type));
+}
+
+/* Data from `target` of the window to this rank. */
+static void record_get(MPI_Count count, MPI_Datatype type, int target, MPI_Win win)
+{
+    if (recording() && target != MPI_PROC_NULL)
+        orcs_prof_pull(win_key(win), target, bytes_of(count, type));
+}
+
+/* Get_accumulate: the origin's data to the target, the target's old data back. */
+static void record_get_accumulate(MPI_Count origin_count, MPI_Datatype origin_type,
+                                  MPI_Count result_count, MPI_Datatype result_type, int target,
+                                  MPI_Win win)
+{
+    record_put(origin_count, origin_type, target, win);
+    record_get(result_count, result_type, target, win);
+}
+
+/* The destinations of `comm`'s virtual topology in MPI's neighbour order (for a
+ * Cartesian one, per dimension the rank at −1 then the one at +1; MPI_PROC_NULL kept
+ * in its place), into a new array; its length in *count. NULL without a topology. */
+static int *destinations(MPI_Comm comm, int *count)
+{
+    int kind = MPI_UNDEFINED, n = 0;
+    *count = 0;
+    if (PMPI_Topo_test(comm, &kind) != MPI_SUCCESS)
+        return NULL;
+    int *out = NULL;
+    if (kind == MPI_CART) {
+        int dims = 0;
+        PMPI_Cartdim_get(comm, &dims);
+        out = malloc(sizeof(int) * (size_t)(2 * dims > 0 ? 2 * dims : 1));
+        for (int d = 0; out && d < dims; d++) {
+            int source, dest;
+            PMPI_Cart_shift(comm, d, 1, &source, &dest);
+            /* The neighbour at −1 along d is the source of a shift by +1. */
+            out[2 * d] = source;
+            out[2 * d + 1] = dest;
+        }
+        n = 2 * dims;
+    } else if (kind == MPI_GRAPH) {
+        int rank = 0;
+        PMPI_Comm_rank(comm, &rank);
+        PMPI_Graph_neighbors_count(comm, rank, &n);
+        out = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+        if (out)
+            PMPI_Graph_neighbors(comm, rank, n, out);
+    } else if (kind == MPI_DIST_GRAPH) {
+        int indegree = 0, weighted = 0;
+        PMPI_Dist_graph_neighbors_count(comm, &indegree, &n, &weighted);
+        /* Weight arrays whether or not the graph has weights: MPI fills them or not. */
+        size_t ins = (size_t)(indegree > 0 ? indegree : 1), outs = (size_t)(n > 0 ? n : 1);
+        int *in = malloc(sizeof(int) * ins), *in_weights = malloc(sizeof(int) * ins);
+        int *out_weights = malloc(sizeof(int) * outs);
+        out = malloc(sizeof(int) * outs);
+        if (in && in_weights && out_weights && out)
+            PMPI_Dist_graph_neighbors(comm, indegree, in, in_weights, n, out, out_weights);
+        else
+            n = 0;
+        free(in);
+        free(in_weights);
+        free(out_weights);
+    }
+    if (!out)
+        return NULL;
+    *count = n;
+    return out;
+}
+
+/* A neighbourhood collective: to the i-th destination, counts[i] × size(types[i]), or
+ * `count` × size(`type`) to each when `counts` is NULL (`types` NULL: `type` for all). */
+static void record_neighbors(MPI_Comm comm, MPI_Count count, MPI_Datatype type, Counts counts,
+                             const MPI_Datatype types[])
+{
+    if (!recording())
+        return;
+    int n = 0;
+    int *dest = destinations(comm, &n);
+    if (!dest)
+        return;
+    for (int i = 0; i < n; i++)
+        record_send(counts.at ? count_at(counts, i) : count, types ? types[i] : type, dest[i],
+                    comm);
+    free(dest);
 }
 
 /* ---- start and end --------------------------------------------------------------- */
@@ -384,44 +538,103 @@ int orcs_wrap_MPI_Comm_disconnect(MPI_Comm *comm)
     return REAL(Comm_disconnect, (comm));
 }
 
-/* ---- point to point -------------------------------------------------------------- */
+/* ---- the wrappers' shapes ------------------------------------------------------------ */
+
+/* The wrappers of functions with counts are written once, in counted.h, and included
+ * twice: with int counts (SUFFIX empty), then, for MPI 4, as the large-count functions
+ * MPI_X_c (MPI_Count counts, MPI_Aint displacements). */
+#define CAT(A, B) CAT_(A, B)
+#define CAT_(A, B) A##B
+#define CAT3(A, B, C) CAT3_(A, B, C)
+#define CAT3_(A, B, C) A##B##C
+/* The MPI name of the wrapped function NAME as included now: NAME or NAME_c. */
+#define SUFFIXED(NAME) CAT(NAME, SUFFIX)
+/* The wrapper of NAME. */
+#define WRAP(NAME) CAT3(orcs_wrap_MPI_, NAME, SUFFIX)
+/* A count array of the counted.h being included. */
+#define COUNTS(array) ((Counts){(array), WIDE})
+/* The wrapper of NAME takes the arguments its MPI function takes: checked against mpi.h,
+ * since an int where MPI passes an MPI_Count would compile and read garbage. */
+#define SAME_SIGNATURE(NAME)                                                                 \
+    _Static_assert(__builtin_types_compatible_p(__typeof__(WRAP(NAME)),                      \
+                                                __typeof__(CAT3(PMPI_, NAME, SUFFIX))),      \
+                   "the wrapper of " #NAME " differs from its MPI function");
+
+/* A call that records (RECORD) then runs. PARAMS and ARGS are parenthesised lists. */
+#define RECORDED(NAME, PARAMS, ARGS, RECORD)                                                 \
+    int WRAP(NAME) PARAMS                                                                    \
+    {                                                                                        \
+        RECORD;                                                                              \
+        return REAL(SUFFIXED(NAME), ARGS);                                                   \
+    }                                                                                        \
+    SAME_SIGNATURE(NAME)
+
+#define WITH_REQUEST(...) (__VA_ARGS__, MPI_Request *request)
+#define AND_REQUEST(...) (__VA_ARGS__, request)
+#define WITH_INFO_REQUEST(...) (__VA_ARGS__, MPI_Info info, MPI_Request *request)
+#define AND_INFO_REQUEST(...) (__VA_ARGS__, info, request)
+
+#if MPI_VERSION >= 4
+/* MPI 4's persistent collective MPI_X_init(params, info, request): what MPI_X would
+ * record is kept with the request and counted at each MPI_Start. */
+#define PERSISTENT_COLLECTIVE(NAME, PARAMS, ARGS, RECORD)                                    \
+    int WRAP(NAME) WITH_INFO_REQUEST PARAMS                                                  \
+    {                                                                                        \
+        int rc = REAL(SUFFIXED(NAME), AND_INFO_REQUEST ARGS);                                \
+        if (rc == MPI_SUCCESS && recording() && request) {                                   \
+            capture_request = KEY(*request);                                                 \
+            orcs_prof_free_request(capture_request);                                         \
+            capturing = 1;                                                                   \
+            RECORD;                                                                          \
+            capturing = 0;                                                                   \
+        }                                                                                    \
+        return rc;                                                                           \
+    }                                                                                        \
+    SAME_SIGNATURE(NAME)
+#else
+#define PERSISTENT_COLLECTIVE(NAME, PARAMS, ARGS, RECORD)
+#endif
+
+/* A collective's blocking, non-blocking and (MPI 4) persistent forms. */
+#define COLLECTIVE(NAME, INAME, PARAMS, ARGS, RECORD)                                        \
+    RECORDED(NAME, PARAMS, ARGS, RECORD)                                                     \
+    RECORDED(INAME, WITH_REQUEST PARAMS, AND_REQUEST ARGS, RECORD)                           \
+    PERSISTENT_COLLECTIVE(NAME##_init, PARAMS, ARGS, RECORD)
 
 #define BLOCKING_SEND(NAME)                                                                  \
-    int orcs_wrap_MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,         \
-                   MPI_Comm comm)                                                            \
-    {                                                                                        \
-        record_send(count, type, dest, comm);                                                \
-        return REAL(NAME, (buf, count, type, dest, tag, comm));                               \
-    }
-BLOCKING_SEND(Send)
-BLOCKING_SEND(Bsend)
-BLOCKING_SEND(Ssend)
-BLOCKING_SEND(Rsend)
+    RECORDED(NAME,                                                                           \
+             (const void *buf, COUNT count, MPI_Datatype type, int dest, int tag,             \
+              MPI_Comm comm),                                                                \
+             (buf, count, type, dest, tag, comm), record_send(count, type, dest, comm))
 
 #define NONBLOCKING_SEND(NAME)                                                               \
-    int orcs_wrap_MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,         \
-                   MPI_Comm comm, MPI_Request *request)                                      \
-    {                                                                                        \
-        record_send(count, type, dest, comm);                                                \
-        return REAL(NAME, (buf, count, type, dest, tag, comm, request));                      \
-    }
-NONBLOCKING_SEND(Isend)
-NONBLOCKING_SEND(Ibsend)
-NONBLOCKING_SEND(Issend)
-NONBLOCKING_SEND(Irsend)
+    RECORDED(NAME,                                                                           \
+             (const void *buf, COUNT count, MPI_Datatype type, int dest, int tag,             \
+              MPI_Comm comm, MPI_Request *request),                                          \
+             (buf, count, type, dest, tag, comm, request), record_send(count, type, dest, comm))
 
 #define PERSISTENT_SEND(NAME)                                                                \
-    int orcs_wrap_MPI_##NAME(const void *buf, int count, MPI_Datatype type, int dest, int tag,         \
+    int WRAP(NAME)(const void *buf, COUNT count, MPI_Datatype type, int dest, int tag,       \
                    MPI_Comm comm, MPI_Request *request)                                      \
     {                                                                                        \
-        int rc = REAL(NAME, (buf, count, type, dest, tag, comm, request));                    \
+        int rc = REAL(SUFFIXED(NAME), (buf, count, type, dest, tag, comm, request));         \
         record_persistent(count, type, dest, comm, rc, request);                             \
         return rc;                                                                           \
-    }
-PERSISTENT_SEND(Send_init)
-PERSISTENT_SEND(Bsend_init)
-PERSISTENT_SEND(Ssend_init)
-PERSISTENT_SEND(Rsend_init)
+    }                                                                                        \
+    SAME_SIGNATURE(NAME)
+
+/* ---- the functions without counts ------------------------------------------------------ */
+
+#define SUFFIX
+#define WIDE 0
+
+/* The wrappers written out above take what their MPI functions take, too. */
+SAME_SIGNATURE(Init)
+SAME_SIGNATURE(Init_thread)
+SAME_SIGNATURE(Finalize)
+SAME_SIGNATURE(Pcontrol)
+SAME_SIGNATURE(Comm_free)
+SAME_SIGNATURE(Comm_disconnect)
 
 int orcs_wrap_MPI_Start(MPI_Request *request)
 {
@@ -445,173 +658,6 @@ int orcs_wrap_MPI_Request_free(MPI_Request *request)
     return REAL(Request_free, (request));
 }
 
-int orcs_wrap_MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                 int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-                 int recvtag, MPI_Comm comm, MPI_Status *status)
-{
-    record_send(sendcount, sendtype, dest, comm);
-    return REAL(Sendrecv, (sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount,
-                         recvtype, source, recvtag, comm, status));
-}
-
-int orcs_wrap_MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype type, int dest, int sendtag,
-                         int source, int recvtag, MPI_Comm comm, MPI_Status *status)
-{
-    record_send(count, type, dest, comm);
-    return REAL(Sendrecv_replace, (buf, count, type, dest, sendtag, source, recvtag, comm,
-                                 status));
-}
-
-/* ---- collectives: blocking and non-blocking forms ------------------------------------ */
-
-/* The same body for MPI_X(params) and MPI_IX(params, request): PARAMS and ARGS are
- * parenthesised lists. */
-#define COLLECTIVE(NAME, PARAMS, ARGS, RECORD)                                               \
-    int orcs_wrap_MPI_##NAME PARAMS                                                                    \
-    {                                                                                        \
-        RECORD;                                                                              \
-        return REAL(NAME, ARGS);                                                             \
-    }
-#define WITH_REQUEST(...) (__VA_ARGS__, MPI_Request *request)
-#define AND_REQUEST(...) (__VA_ARGS__, request)
-#define BOTH(NAME, INAME, PARAMS, ARGS, RECORD)                                              \
-    COLLECTIVE(NAME, PARAMS, ARGS, RECORD)                                                   \
-    COLLECTIVE(INAME, WITH_REQUEST PARAMS, AND_REQUEST ARGS, RECORD)
-
-BOTH(Barrier, Ibarrier, (MPI_Comm comm), (comm), record_collective(comm, OP_BARRIER, 0, 1, 0))
-
-BOTH(Bcast, Ibcast, (void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm),
-     (buf, count, type, root, comm),
-     record_collective(comm, OP_BCAST, root, 1, bytes_of(count, type)))
-
-BOTH(Reduce, Ireduce,
-     (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
-      MPI_Comm comm),
-     (sendbuf, recvbuf, count, type, op, root, comm),
-     record_collective(comm, OP_REDUCE, root, commutes(op), bytes_of(count, type)))
-
-BOTH(Allreduce, Iallreduce,
-     (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-      MPI_Comm comm),
-     (sendbuf, recvbuf, count, type, op, comm),
-     record_collective(comm, OP_ALLREDUCE, 0, commutes(op), bytes_of(count, type)))
-
-BOTH(Scan, Iscan,
-     (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-      MPI_Comm comm),
-     (sendbuf, recvbuf, count, type, op, comm),
-     record_collective(comm, OP_SCAN, 0, commutes(op), bytes_of(count, type)))
-
-BOTH(Exscan, Iexscan,
-     (const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op,
-      MPI_Comm comm),
-     (sendbuf, recvbuf, count, type, op, comm),
-     record_collective(comm, OP_EXSCAN, 0, commutes(op), bytes_of(count, type)))
-
-/* One rank's block: the send side, or the receive side when the root sends in place. */
-#define BLOCK(sendbuf, scount, stype, rcount, rtype)                                         \
-    ((sendbuf) == MPI_IN_PLACE ? bytes_of(rcount, rtype) : bytes_of(scount, stype))
-
-BOTH(Gather, Igather,
-     (const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-      MPI_Datatype rtype, int root, MPI_Comm comm),
-     (sendbuf, scount, stype, recvbuf, rcount, rtype, root, comm),
-     record_collective(comm, OP_GATHER, root, 1, BLOCK(sendbuf, scount, stype, rcount, rtype)))
-
-/* Every rank receives a block of the scatter: its receive side, or the root's send side
- * when it receives in place. */
-BOTH(Scatter, Iscatter,
-     (const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-      MPI_Datatype rtype, int root, MPI_Comm comm),
-     (sendbuf, scount, stype, recvbuf, rcount, rtype, root, comm),
-     record_collective(comm, OP_SCATTER, root, 1,
-                       recvbuf == MPI_IN_PLACE ? bytes_of(scount, stype)
-                                               : bytes_of(rcount, rtype)))
-
-BOTH(Allgather, Iallgather,
-     (const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-      MPI_Datatype rtype, MPI_Comm comm),
-     (sendbuf, scount, stype, recvbuf, rcount, rtype, comm),
-     record_collective(comm, OP_ALLGATHER, 0, 1, BLOCK(sendbuf, scount, stype, rcount, rtype)))
-
-BOTH(Alltoall, Ialltoall,
-     (const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-      MPI_Datatype rtype, MPI_Comm comm),
-     (sendbuf, scount, stype, recvbuf, rcount, rtype, comm),
-     record_collective(comm, OP_ALLTOALL, 0, 1, BLOCK(sendbuf, scount, stype, rcount, rtype)))
-
-/* The root gathers a block of its own size from each rank; the others send one. */
-static void record_gatherv(MPI_Comm comm, int root, int scount, MPI_Datatype stype,
-                           const int rcounts[], MPI_Datatype rtype)
-{
-    if (!recording())
-        return;
-    if (rank_in(comm) == root)
-        record_per_rank(comm, OP_GATHERV, root, 1, rcounts, rtype, NULL);
-    else
-        record_collective(comm, OP_GATHERV, root, 1, bytes_of(scount, stype));
-}
-
-BOTH(Gatherv, Igatherv,
-     (const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, const int rcounts[],
-      const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm),
-     (sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, root, comm),
-     record_gatherv(comm, root, scount, stype, rcounts, rtype))
-
-/* The root scatters a block of its own size to each rank; the others receive one. */
-static void record_scatterv(MPI_Comm comm, int root, const int scounts[], MPI_Datatype stype,
-                            int rcount, MPI_Datatype rtype)
-{
-    if (!recording())
-        return;
-    if (rank_in(comm) == root)
-        record_per_rank(comm, OP_SCATTERV, root, 1, scounts, stype, NULL);
-    else
-        record_collective(comm, OP_SCATTERV, root, 1, bytes_of(rcount, rtype));
-}
-
-BOTH(Scatterv, Iscatterv,
-     (const void *sendbuf, const int scounts[], const int displs[], MPI_Datatype stype,
-      void *recvbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm),
-     (sendbuf, scounts, displs, stype, recvbuf, rcount, rtype, root, comm),
-     record_scatterv(comm, root, scounts, stype, rcount, rtype))
-
-BOTH(Allgatherv, Iallgatherv,
-     (const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, const int rcounts[],
-      const int displs[], MPI_Datatype rtype, MPI_Comm comm),
-     (sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, comm),
-     record_per_rank(comm, OP_ALLGATHERV, 0, 1, rcounts, rtype, NULL))
-
-BOTH(Alltoallv, Ialltoallv,
-     (const void *sendbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
-      void *recvbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
-      MPI_Comm comm),
-     (sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype, comm),
-     record_per_rank(comm, OP_ALLTOALLV, 0, 1, sendbuf == MPI_IN_PLACE ? rcounts : scounts,
-                     sendbuf == MPI_IN_PLACE ? rtype : stype, NULL))
-
-BOTH(Alltoallw, Ialltoallw,
-     (const void *sendbuf, const int scounts[], const int sdispls[],
-      const MPI_Datatype stypes[], void *recvbuf, const int rcounts[], const int rdispls[],
-      const MPI_Datatype rtypes[], MPI_Comm comm),
-     (sendbuf, scounts, sdispls, stypes, recvbuf, rcounts, rdispls, rtypes, comm),
-     record_per_rank(comm, OP_ALLTOALLW, 0, 1, sendbuf == MPI_IN_PLACE ? rcounts : scounts,
-                     MPI_DATATYPE_NULL, sendbuf == MPI_IN_PLACE ? rtypes : stypes))
-
-BOTH(Reduce_scatter, Ireduce_scatter,
-     (const void *sendbuf, void *recvbuf, const int rcounts[], MPI_Datatype type, MPI_Op op,
-      MPI_Comm comm),
-     (sendbuf, recvbuf, rcounts, type, op, comm),
-     record_per_rank(comm, OP_REDUCE_SCATTER, 0, commutes(op), rcounts, type, NULL))
-
-BOTH(Reduce_scatter_block, Ireduce_scatter_block,
-     (const void *sendbuf, void *recvbuf, int rcount, MPI_Datatype type, MPI_Op op,
-      MPI_Comm comm),
-     (sendbuf, recvbuf, rcount, type, op, comm),
-     record_collective(comm, OP_REDUCE_SCATTER_BLOCK, 0, commutes(op), bytes_of(rcount, type)))
-
-/* ---- one-sided communication ------------------------------------------------------- */
-
 int orcs_wrap_MPI_Win_free(MPI_Win *win)
 {
     if (recording() && win)
@@ -619,177 +665,42 @@ int orcs_wrap_MPI_Win_free(MPI_Win *win)
     return REAL(Win_free, (win));
 }
 
-/* Data from this rank to `target` of the window. */
-static void record_put(int count, MPI_Datatype type, int target, MPI_Win win)
-{
-    if (recording() && target != MPI_PROC_NULL)
-        (void)orcs_prof_send(win_key(win), target, bytes_of(count, type));
-}
+SAME_SIGNATURE(Start)
+SAME_SIGNATURE(Startall)
+SAME_SIGNATURE(Request_free)
+SAME_SIGNATURE(Win_free)
 
-/* Data from `target` of the window to this rank. */
-static void record_get(int count, MPI_Datatype type, int target, MPI_Win win)
-{
-    if (recording() && target != MPI_PROC_NULL)
-        orcs_prof_pull(win_key(win), target, bytes_of(count, type));
-}
-
-#define PUT_PARAMS                                                                           \
-    const void *origin, int origin_count, MPI_Datatype origin_type, int target,              \
-        MPI_Aint target_disp, int target_count, MPI_Datatype target_type
-#define PUT_ARGS origin, origin_count, origin_type, target, target_disp, target_count, target_type
-
-COLLECTIVE(Put, (PUT_PARAMS, MPI_Win win), (PUT_ARGS, win),
-           record_put(origin_count, origin_type, target, win))
-COLLECTIVE(Rput, (PUT_PARAMS, MPI_Win win, MPI_Request *request), (PUT_ARGS, win, request),
-           record_put(origin_count, origin_type, target, win))
-COLLECTIVE(Accumulate, (PUT_PARAMS, MPI_Op op, MPI_Win win), (PUT_ARGS, op, win),
-           record_put(origin_count, origin_type, target, win))
-COLLECTIVE(Raccumulate, (PUT_PARAMS, MPI_Op op, MPI_Win win, MPI_Request *request),
-           (PUT_ARGS, op, win, request), record_put(origin_count, origin_type, target, win))
-
-#define GET_PARAMS                                                                           \
-    void *origin, int origin_count, MPI_Datatype origin_type, int target,                    \
-        MPI_Aint target_disp, int target_count, MPI_Datatype target_type
-
-COLLECTIVE(Get, (GET_PARAMS, MPI_Win win), (PUT_ARGS, win),
-           record_get(origin_count, origin_type, target, win))
-COLLECTIVE(Rget, (GET_PARAMS, MPI_Win win, MPI_Request *request), (PUT_ARGS, win, request),
-           record_get(origin_count, origin_type, target, win))
-
-/* Get_accumulate: the origin's data to the target, the target's old data back. */
-static void record_get_accumulate(int origin_count, MPI_Datatype origin_type, int result_count,
-                                  MPI_Datatype result_type, int target, MPI_Win win)
-{
-    record_put(origin_count, origin_type, target, win);
-    record_get(result_count, result_type, target, win);
-}
-
-#define GET_ACC_PARAMS                                                                       \
-    const void *origin, int origin_count, MPI_Datatype origin_type, void *result,            \
-        int result_count, MPI_Datatype result_type, int target, MPI_Aint target_disp,        \
-        int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win
-#define GET_ACC_ARGS                                                                         \
-    origin, origin_count, origin_type, result, result_count, result_type, target,            \
-        target_disp, target_count, target_type, op, win
-
-COLLECTIVE(Get_accumulate, (GET_ACC_PARAMS), (GET_ACC_ARGS),
-           record_get_accumulate(origin_count, origin_type, result_count, result_type, target,
-                                 win))
-COLLECTIVE(Rget_accumulate, (GET_ACC_PARAMS, MPI_Request *request), (GET_ACC_ARGS, request),
-           record_get_accumulate(origin_count, origin_type, result_count, result_type, target,
-                                 win))
+COLLECTIVE(Barrier, Ibarrier, (MPI_Comm comm), (comm),
+           record_collective(comm, OP_BARRIER, 0, 1, 0))
 
 /* One element each way. */
-COLLECTIVE(Fetch_and_op,
-           (const void *origin, void *result, MPI_Datatype type, int target, MPI_Aint disp,
-            MPI_Op op, MPI_Win win),
-           (origin, result, type, target, disp, op, win),
-           record_get_accumulate(1, type, 1, type, target, win))
+RECORDED(Fetch_and_op,
+         (const void *origin, void *result, MPI_Datatype type, int target, MPI_Aint disp,
+          MPI_Op op, MPI_Win win),
+         (origin, result, type, target, disp, op, win),
+         record_get_accumulate(1, type, 1, type, target, win))
 
 /* The new value and the comparand to the target, the old value back. */
-COLLECTIVE(Compare_and_swap,
-           (const void *origin, const void *compare, void *result, MPI_Datatype type,
-            int target, MPI_Aint disp, MPI_Win win),
-           (origin, compare, result, type, target, disp, win),
-           record_get_accumulate(2, type, 1, type, target, win))
+RECORDED(Compare_and_swap,
+         (const void *origin, const void *compare, void *result, MPI_Datatype type, int target,
+          MPI_Aint disp, MPI_Win win),
+         (origin, compare, result, type, target, disp, win),
+         record_get_accumulate(2, type, 1, type, target, win))
 
-/* ---- neighbourhood collectives ------------------------------------------------------ */
+/* ---- the functions with counts --------------------------------------------------------- */
 
-/* The destinations of `comm`'s virtual topology in MPI's neighbour order (for a
- * Cartesian one, per dimension the rank at −1 then the one at +1; MPI_PROC_NULL kept
- * in its place), into a new array; its length in *count. NULL without a topology. */
-static int *destinations(MPI_Comm comm, int *count)
-{
-    int kind = MPI_UNDEFINED, n = 0;
-    *count = 0;
-    if (PMPI_Topo_test(comm, &kind) != MPI_SUCCESS)
-        return NULL;
-    int *out = NULL;
-    if (kind == MPI_CART) {
-        int dims = 0;
-        PMPI_Cartdim_get(comm, &dims);
-        out = malloc(sizeof(int) * (size_t)(2 * dims > 0 ? 2 * dims : 1));
-        for (int d = 0; out && d < dims; d++) {
-            int source, dest;
-            PMPI_Cart_shift(comm, d, 1, &source, &dest);
-            /* The neighbour at −1 along d is the source of a shift by +1. */
-            out[2 * d] = source;
-            out[2 * d + 1] = dest;
-        }
-        n = 2 * dims;
-    } else if (kind == MPI_GRAPH) {
-        int rank = 0;
-        PMPI_Comm_rank(comm, &rank);
-        PMPI_Graph_neighbors_count(comm, rank, &n);
-        out = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
-        if (out)
-            PMPI_Graph_neighbors(comm, rank, n, out);
-    } else if (kind == MPI_DIST_GRAPH) {
-        int indegree = 0, weighted = 0;
-        PMPI_Dist_graph_neighbors_count(comm, &indegree, &n, &weighted);
-        /* Weight arrays whether or not the graph has weights: MPI fills them or not. */
-        size_t ins = (size_t)(indegree > 0 ? indegree : 1), outs = (size_t)(n > 0 ? n : 1);
-        int *in = malloc(sizeof(int) * ins), *in_weights = malloc(sizeof(int) * ins);
-        int *out_weights = malloc(sizeof(int) * outs);
-        out = malloc(sizeof(int) * outs);
-        if (in && in_weights && out_weights && out)
-            PMPI_Dist_graph_neighbors(comm, indegree, in, in_weights, n, out, out_weights);
-        else
-            n = 0;
-        free(in);
-        free(in_weights);
-        free(out_weights);
-    }
-    if (!out)
-        return NULL;
-    *count = n;
-    return out;
-}
+#define COUNT int
+#define DISPL int
+#include "counted.h"
 
-/* A neighbourhood collective: to the i-th destination, counts[i] × size(types[i]), or
- * `count` × size(`type`) to each when `counts` is NULL (`types` NULL: `type` for all). */
-static void record_neighbors(MPI_Comm comm, int count, MPI_Datatype type, const int counts[],
-                             const MPI_Datatype types[])
-{
-    if (!recording())
-        return;
-    int n = 0;
-    int *dest = destinations(comm, &n);
-    if (!dest)
-        return;
-    for (int i = 0; i < n; i++)
-        record_send(counts ? counts[i] : count, types ? types[i] : type, dest[i], comm);
-    free(dest);
-}
-
-BOTH(Neighbor_allgather, Ineighbor_allgather,
-     (const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-      MPI_Datatype rtype, MPI_Comm comm),
-     (sendbuf, scount, stype, recvbuf, rcount, rtype, comm),
-     record_neighbors(comm, scount, stype, NULL, NULL))
-
-BOTH(Neighbor_allgatherv, Ineighbor_allgatherv,
-     (const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, const int rcounts[],
-      const int displs[], MPI_Datatype rtype, MPI_Comm comm),
-     (sendbuf, scount, stype, recvbuf, rcounts, displs, rtype, comm),
-     record_neighbors(comm, scount, stype, NULL, NULL))
-
-BOTH(Neighbor_alltoall, Ineighbor_alltoall,
-     (const void *sendbuf, int scount, MPI_Datatype stype, void *recvbuf, int rcount,
-      MPI_Datatype rtype, MPI_Comm comm),
-     (sendbuf, scount, stype, recvbuf, rcount, rtype, comm),
-     record_neighbors(comm, scount, stype, NULL, NULL))
-
-BOTH(Neighbor_alltoallv, Ineighbor_alltoallv,
-     (const void *sendbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
-      void *recvbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype,
-      MPI_Comm comm),
-     (sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype, comm),
-     record_neighbors(comm, 0, stype, scounts, NULL))
-
-BOTH(Neighbor_alltoallw, Ineighbor_alltoallw,
-     (const void *sendbuf, const int scounts[], const MPI_Aint sdispls[],
-      const MPI_Datatype stypes[], void *recvbuf, const int rcounts[],
-      const MPI_Aint rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm),
-     (sendbuf, scounts, sdispls, stypes, recvbuf, rcounts, rdispls, rtypes, comm),
-     record_neighbors(comm, 0, MPI_DATATYPE_NULL, scounts, stypes))
+#if MPI_VERSION >= 4
+#undef SUFFIX
+#undef WIDE
+#undef COUNT
+#undef DISPL
+#define SUFFIX _c
+#define WIDE 1
+#define COUNT MPI_Count
+#define DISPL MPI_Aint
+#include "counted.h"
+#endif

@@ -69,12 +69,48 @@ struct Comm {
     inter: bool,
 }
 
-/// A persistent send request: where each `MPI_Start` sends and how much.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Persistent {
-    comm: u64,
-    peer: i32,
-    bytes: u64,
+/// A persistent request: what each `MPI_Start` of it sends.
+#[derive(Debug, Clone, PartialEq)]
+enum Persistent {
+    /// One send of `bytes` to rank `peer` of `comm` (`MPI_Send_init` and its modes).
+    Send { comm: u64, peer: i32, bytes: u64 },
+    /// Several sends, (communicator, peer, bytes) each (MPI 4's persistent
+    /// neighbourhood collectives).
+    Sends(Vec<(u64, i32, u64)>),
+    /// A collective call (MPI 4's persistent collectives, `MPI_Bcast_init` and the others).
+    Collective {
+        comm: u64,
+        op: CollectiveOp,
+        root: i32,
+        commutative: bool,
+        data: OwnedData,
+    },
+}
+
+/// [`CallData`] kept with a persistent collective.
+#[derive(Debug, Clone, PartialEq)]
+enum OwnedData {
+    None,
+    Bytes(u64),
+    PerRank(Box<[u64]>),
+}
+
+impl OwnedData {
+    fn of(data: CallData) -> OwnedData {
+        match data {
+            CallData::None => OwnedData::None,
+            CallData::Bytes(b) => OwnedData::Bytes(b),
+            CallData::PerRank(v) => OwnedData::PerRank(v.into()),
+        }
+    }
+
+    fn call_data(&self) -> CallData<'_> {
+        match self {
+            OwnedData::None => CallData::None,
+            OwnedData::Bytes(b) => CallData::Bytes(*b),
+            OwnedData::PerRank(v) => CallData::PerRank(v),
+        }
+    }
 }
 
 /// One process's profile.
@@ -296,16 +332,95 @@ impl Profile {
     /// sends `bytes` to `peer` of `comm`.
     pub fn persistent(&mut self, request: u64, comm: u64, peer: i32, bytes: u64) {
         self.persistent
-            .insert(request, Persistent { comm, peer, bytes });
+            .insert(request, Persistent::Send { comm, peer, bytes });
     }
 
-    /// `MPI_Start` of `request`: a send when it is a persistent send request (receive
-    /// requests are not known here and are ignored).
+    /// Adds a send of `bytes` to `peer` of `comm` to what each start of `request` sends
+    /// (a persistent neighbourhood collective: one send per neighbour). A request that
+    /// was something else (the wrappers forget a request before they describe it)
+    /// becomes these sends.
+    pub fn persistent_add(&mut self, request: u64, comm: u64, peer: i32, bytes: u64) {
+        let entry = self
+            .persistent
+            .entry(request)
+            .or_insert_with(|| Persistent::Sends(Vec::new()));
+        if !matches!(entry, Persistent::Sends(_)) {
+            *entry = Persistent::Sends(Vec::new());
+        }
+        if let Persistent::Sends(sends) = entry {
+            sends.push((comm, peer, bytes));
+        }
+    }
+
+    /// A persistent collective request `request` (MPI 4's `MPI_X_init`): each start is
+    /// the collective call [`Profile::collective`] describes.
+    pub fn persistent_collective(
+        &mut self,
+        request: u64,
+        comm: u64,
+        op: CollectiveOp,
+        root: i32,
+        commutative: bool,
+        data: CallData,
+    ) {
+        let data = OwnedData::of(data);
+        self.persistent.insert(
+            request,
+            Persistent::Collective {
+                comm,
+                op,
+                root,
+                commutative,
+                data,
+            },
+        );
+    }
+
+    /// `MPI_Start` of `request`: what it sends when it is a persistent request made
+    /// here (receive requests are not known here and are ignored). A request whose
+    /// communicator was freed since it was made counts as unattributed.
     pub fn start(&mut self, request: u64) {
-        if let Some(p) = self.persistent.get(&request).copied() {
-            if !self.send(p.comm, p.peer, p.bytes) {
-                // Its communicator was freed since the request was made.
-                self.unattributed += 1;
+        match self.persistent.get(&request) {
+            None => {}
+            // The common case: a copy without an allocation.
+            Some(p @ Persistent::Send { .. }) => {
+                let p = p.clone();
+                self.start_persistent(&p);
+            }
+            Some(_) => {
+                if let Some(p) = self.persistent.remove(&request) {
+                    self.start_persistent(&p);
+                    self.persistent.insert(request, p);
+                }
+            }
+        }
+    }
+
+    /// What one start of persistent request `p` sends.
+    fn start_persistent(&mut self, p: &Persistent) {
+        match p {
+            &Persistent::Send { comm, peer, bytes } => {
+                if !self.send(comm, peer, bytes) {
+                    self.unattributed += 1;
+                }
+            }
+            Persistent::Sends(sends) => {
+                for &(comm, peer, bytes) in sends {
+                    if !self.send(comm, peer, bytes) {
+                        self.unattributed += 1;
+                    }
+                }
+            }
+            Persistent::Collective {
+                comm,
+                op,
+                root,
+                commutative,
+                data,
+            } => {
+                if !self.collective(*comm, *op, *root, *commutative, data.call_data()) {
+                    self.unattributed += 1;
+                }
             }
         }
     }
@@ -506,6 +621,51 @@ mod tests {
         p.free_request(42);
         p.start(42);
         assert_eq!(p.phases[0].as_ref().unwrap().tx_bytes, [0, 128]);
+    }
+
+    #[test]
+    fn persistent_collectives_and_neighbour_sends_count_at_each_start() {
+        // A persistent bcast of 1 KiB from world rank 0 over 8 ranks, binomial: rank 0
+        // sends to 4, 2 and 1 at each start.
+        let mut root = world(8, 0);
+        root.persistent_collective(7, 1, CollectiveOp::Bcast, 0, true, CallData::Bytes(1024));
+        let untouched = root.phases[0].clone();
+        root.start(7);
+        root.start(7);
+        let w = root.phases[0].as_ref().unwrap();
+        assert_eq!(w.tx_bytes, [0, 2048, 2048, 0, 2048, 0, 0, 0]);
+        assert_eq!(w.collectives[CollectiveOp::Bcast as usize], (2, 2048));
+        root.free_request(7);
+        root.start(7);
+        assert_eq!(root.phases[0].as_ref().unwrap().tx_bytes[4], 2048);
+        assert_ne!(root.phases[0], untouched);
+        // Per-rank data is kept too: an alltoallv from rank 1 of 3 sends its blocks.
+        let mut one = world(3, 1);
+        one.persistent_collective(
+            9,
+            1,
+            CollectiveOp::Alltoallv,
+            0,
+            true,
+            CallData::PerRank(&[5, 6, 7]),
+        );
+        one.start(9);
+        assert_eq!(one.phases[0].as_ref().unwrap().tx_bytes, [5, 0, 7]);
+        // A persistent neighbourhood collective: two sends per start; a request that
+        // was a single send becomes the list.
+        let mut n = world(4, 1);
+        n.persistent(3, 1, 0, 999);
+        n.persistent_add(3, 1, 0, 16);
+        n.persistent_add(3, 1, 2, 32);
+        n.start(3);
+        n.start(3);
+        let w = n.phases[0].as_ref().unwrap();
+        assert_eq!(w.tx_bytes, [32, 0, 64, 0]);
+        assert_eq!(w.tx_messages, [2, 0, 2, 0]);
+        // A collective whose communicator was freed since: unattributed, not lost.
+        n.persistent_collective(4, 5, CollectiveOp::Barrier, 0, true, CallData::None);
+        n.start(4);
+        assert_eq!(n.unattributed, 1);
     }
 
     #[test]
