@@ -5,7 +5,7 @@
 
 use crate::error::LocatedError;
 use crate::fabric::{self, cache, load_routed_fabric_from, LoadOptions, LoadedFabric};
-use crate::ib::convert::{convert, ConvertOptions, Sources};
+use crate::ib::convert::{cabling, convert, Cabling, ConvertOptions, Sources};
 use crate::ib::detect::{parse_topology, TopologyFormat};
 use crate::ib::guid2lid::parse_guid2lid;
 use crate::ib::lft::parse_lfts;
@@ -61,6 +61,95 @@ pub fn load_input(spec: &InputSpec) -> Result<LoadedFabric, LocatedError> {
             topology_only: spec.topology_only,
         },
     )
+}
+
+/// The cables of `spec`'s fabric without routes, for a routing engine: an InfiniBand
+/// topology dump (ibnetdiscover, `.lst`, ibsim net; no LIDs needed, and
+/// `spec.node_name_map` names the nodes once routed), or a dot file or fabric cache
+/// whose own routes are dropped. `spec.lft`, `spec.guid2lid` and `spec.lmc_paths`
+/// concern forwarding tables read from dumps and are refused.
+///
+/// O(input size), plus O(nodes log nodes) for a dump.
+pub fn load_cabling(spec: &InputSpec) -> Result<Cabling, LocatedError> {
+    if spec.lft.is_some() || spec.guid2lid.is_some() || spec.lmc_paths {
+        return Err(LocatedError::new(
+            &spec.path,
+            "--lft, --guid2lid and --lmc-paths read the forwarding tables of a dump; with a routing engine the tables are computed: give one or the other",
+        ));
+    }
+    let mut reader = fabric::read_input(&spec.path)?;
+    let head = reader
+        .fill_buf()
+        .map_err(|e| LocatedError::new(&spec.path, format!("cannot read: {e}")))?;
+    let is_cache = cache::is_cache(head);
+    if is_cache || starts_like_dot(head) {
+        if spec.node_name_map.is_some() {
+            return Err(LocatedError::new(
+                &spec.path,
+                "--node-name-map names the nodes of InfiniBand dumps; this is a dot file or a fabric cache",
+            ));
+        }
+        let loaded = if is_cache {
+            cache::read_cache(&mut reader, &spec.path)?
+        } else {
+            load_routed_fabric_from(
+                reader,
+                &spec.path,
+                LoadOptions {
+                    orcs_compat: true,
+                    topology_only: true,
+                },
+            )?
+        };
+        let mut fabric = loaded.fabric;
+        // The routes described in the comments are the ones being replaced.
+        fabric.edge_comments = Default::default();
+        let names = fabric.node_names.clone();
+        return Ok(Cabling {
+            fabric,
+            names,
+            warnings: loaded.warnings,
+        });
+    }
+    let (topo, _) = parse_topology(reader).map_err(|e| e.in_file(&spec.path))?;
+    let names = match &spec.node_name_map {
+        Some(p) => Some(parse_node_name_map(fabric::read_input(p)?).map_err(|e| e.in_file(p))?),
+        None => None,
+    };
+    let options = ConvertOptions {
+        names,
+        ..ConvertOptions::default()
+    };
+    Ok(cabling(&topo, &options, &spec.path)?)
+}
+
+/// Whether the start of a file reads as Graphviz dot: after blank lines and comments
+/// (`//`, `/* */`, and lines starting with `#`, which dot skips as preprocessor output),
+/// the first word is `digraph`, `graph` or `strict`. InfiniBand dumps start with `#`
+/// comments too, then a word of their own (`vendid=`, `Switch`, `{`).
+fn starts_like_dot(head: &[u8]) -> bool {
+    let mut rest = head;
+    loop {
+        rest = rest.trim_ascii_start();
+        if rest.starts_with(b"#") || rest.starts_with(b"//") {
+            match rest.iter().position(|&b| b == b'\n') {
+                Some(end) => rest = &rest[end + 1..],
+                None => return false,
+            }
+        } else if rest.starts_with(b"/*") {
+            match rest.windows(2).position(|w| w == b"*/") {
+                Some(end) => rest = &rest[end + 2..],
+                None => return false,
+            }
+        } else {
+            let word_end = rest
+                .iter()
+                .position(|b| !b.is_ascii_alphabetic())
+                .unwrap_or(rest.len());
+            let word = rest[..word_end].to_ascii_lowercase();
+            return matches!(word.as_slice(), b"digraph" | b"graph" | b"strict");
+        }
+    }
 }
 
 /// Sets every CA/router port's LIDs from OpenSM's guid2lid entries (joined by port
@@ -129,4 +218,32 @@ fn load_dumps(spec: &InputSpec, lft_path: &str) -> Result<LoadedFabric, LocatedE
         lft: lft_path,
     };
     Ok(convert(&topo, &lfts, &options, sources)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::starts_like_dot;
+
+    #[test]
+    fn dot_is_told_from_infiniband_dumps_by_its_first_word() {
+        for dot in [
+            "digraph network {",
+            "  strict digraph g {",
+            "# preprocessor line\n// comment\n/* block\n comment */ Digraph g {",
+            "graph g {",
+        ] {
+            assert!(starts_like_dot(dot.as_bytes()), "{dot:?}");
+        }
+        for dump in [
+            "#\n# Topology file: generated on Mon\n#\nvendid=0x2c9\n",
+            "# generated ibsim net file\n\nSwitch\t8 \"sw\"\n",
+            "{ CA Ports:1 SystemGUID:0x1 }",
+            "digraphs",
+            "# only a comment",
+            "/* unterminated",
+            "",
+        ] {
+            assert!(!starts_like_dot(dump.as_bytes()), "{dump:?}");
+        }
+    }
 }

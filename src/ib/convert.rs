@@ -62,24 +62,9 @@ pub fn convert(
     sources: Sources<'_>,
 ) -> Result<LoadedFabric, IbError> {
     let mut warnings = Vec::new();
-    // Deterministic node order: CAs, switches, routers, each by GUID.
-    let mut order: Vec<u32> = (0..topo.nodes.len() as u32).collect();
-    order.sort_by_key(|&i| {
-        let n = &topo.nodes[i as usize];
-        (kind_rank(n.kind), n.guid)
-    });
-    let mut vertex_of = vec![NONE; topo.nodes.len()];
-    for (v, &i) in order.iter().enumerate() {
-        vertex_of[i as usize] = v as u32;
-    }
+    let order = node_order(topo);
     let names = vertex_names(topo, &order, options.names.as_ref(), &mut warnings);
-    let mut fabric = fabric_nodes(topo, &order, names);
-    if fabric.hosts.is_empty() {
-        return Err(IbError::NoHosts {
-            topo_file: sources.topology.to_string(),
-        });
-    }
-    let edge_at = add_cables(topo, &vertex_of, &mut fabric);
+    let (mut fabric, vertex_of, edge_at) = cabled_fabric(topo, &order, names, sources.topology)?;
     let dest_lids = destination_lids(topo, &vertex_of, &fabric, options.lmc_paths);
     let mut table = ForwardingTable::new(&fabric);
     // Hosts inject through their lowest-numbered cabled port.
@@ -131,6 +116,79 @@ pub fn convert(
         warnings,
         ..LoadedFabric::new(fabric, table)
     })
+}
+
+/// A topology dump's cables without forwarding tables, for a routing engine to route.
+#[derive(Debug, Clone)]
+pub struct Cabling {
+    /// The nodes and cables as [`convert`] builds them, every node under its default
+    /// name (`H`/`S`/`R` and its GUID): the routing engines read the switches' GUIDs
+    /// from these names, to take them in OpenSM's order.
+    pub fabric: Fabric,
+    /// The names the nodes take once routed: the node name map's, or the default ones.
+    pub names: Vec<String>,
+    /// What the user should know (names made unique).
+    pub warnings: Vec<String>,
+}
+
+/// The cables of a topology dump (ibnetdiscover, `.lst`, ibsim net), as [`convert`]
+/// lays them out, for a routing engine instead of forwarding tables: no LIDs are
+/// needed. `options.names` gives [`Cabling::names`]; its other fields do not apply.
+///
+/// O(nodes log nodes + links).
+pub fn cabling(
+    topo: &IbTopology,
+    options: &ConvertOptions,
+    topo_file: &str,
+) -> Result<Cabling, IbError> {
+    let mut warnings = Vec::new();
+    let order = node_order(topo);
+    let defaults = vertex_names(topo, &order, None, &mut warnings);
+    let names = match &options.names {
+        Some(map) => vertex_names(topo, &order, Some(map), &mut warnings),
+        None => defaults.clone(),
+    };
+    let (fabric, _, _) = cabled_fabric(topo, &order, defaults, topo_file)?;
+    Ok(Cabling {
+        fabric,
+        names,
+        warnings,
+    })
+}
+
+/// The deterministic node order: CAs, switches, routers, each by GUID.
+fn node_order(topo: &IbTopology) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..topo.nodes.len() as u32).collect();
+    order.sort_by_key(|&i| {
+        let n = &topo.nodes[i as usize];
+        (kind_rank(n.kind), n.guid)
+    });
+    order
+}
+
+/// The edge of each (vertex, local port).
+type EdgeAt = HashMap<(u32, u32), u32>;
+
+/// The fabric of the nodes in `order`, named `names`, with its cables; also the vertex
+/// of each topology node and the edge of each (vertex, port).
+fn cabled_fabric(
+    topo: &IbTopology,
+    order: &[u32],
+    names: Vec<String>,
+    topo_file: &str,
+) -> Result<(Fabric, Vec<u32>, EdgeAt), IbError> {
+    let mut vertex_of = vec![NONE; topo.nodes.len()];
+    for (v, &i) in order.iter().enumerate() {
+        vertex_of[i as usize] = v as u32;
+    }
+    let mut fabric = fabric_nodes(topo, order, names);
+    if fabric.hosts.is_empty() {
+        return Err(IbError::NoHosts {
+            topo_file: topo_file.to_string(),
+        });
+    }
+    let edge_at = add_cables(topo, &vertex_of, &mut fabric);
+    Ok((fabric, vertex_of, edge_at))
 }
 
 /// The fabric's nodes in vertex `order`, named `names`, with the CAs as hosts; no edges

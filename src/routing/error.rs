@@ -14,6 +14,12 @@ pub enum RoutingError {
     /// The name is no routing engine.
     #[error("unknown --routing '{0}': expected dmodk, smodk, dor, dor-dateline, minhop, updn, dnup, sssp or random")]
     Unknown(String),
+    /// The name is no routing engine for a fabric without a generated structure.
+    #[error("unknown --routing '{0}': expected minhop, updn, dnup, sssp (dfsssp) or random")]
+    UnknownForCabling(String),
+    /// A structured engine asked for a fabric without a generated structure.
+    #[error("--routing {0} needs the structure of a generated fabric (orcs gen); a cabled fabric takes minhop, updn, dnup, sssp or random")]
+    NeedsStructure(String),
     /// Roots given for an engine that takes none.
     #[error("--roots applies to --routing updn")]
     RootsWithoutUpdn,

@@ -48,38 +48,70 @@ pub fn route_generated(
     roots: Option<&[String]>,
     seed: u64,
 ) -> Result<(ForwardingTable, String), RoutingError> {
-    use engines::{parse_engine, route, Engine};
     let name = name
         .unwrap_or(default_routing(&generated.structure))
         .to_ascii_lowercase();
-    if roots.is_some() && name != "updn" {
-        return Err(RoutingError::RootsWithoutUpdn);
-    }
     let table = match name.as_str() {
+        "dmodk" | "smodk" | "dor" | "dor-dateline" | "dor-datelines" if roots.is_some() => {
+            return Err(RoutingError::RootsWithoutUpdn)
+        }
         "dmodk" => structured::dmodk(generated)?,
         "smodk" => structured::smodk(generated)?,
         "dor" => structured::dor(generated, false)?,
         "dor-dateline" | "dor-datelines" => structured::dor(generated, true)?,
-        other => {
-            let mut engine = parse_engine(other, seed)
-                .ok_or_else(|| RoutingError::Unknown(other.to_string()))?;
-            if let (Engine::Updn { roots: slot }, Some(names)) = (&mut engine, roots) {
-                let fabric = &generated.fabric;
-                let ids = names
-                    .iter()
-                    .map(|n| {
-                        fabric
-                            .node_names
-                            .iter()
-                            .position(|x| x == n)
-                            .map(|v| v as u32)
-                            .ok_or_else(|| RoutingError::NoSuchRoot(n.clone()))
-                    })
-                    .collect::<Result<Vec<u32>, _>>()?;
-                *slot = Some(ids);
-            }
-            route(&generated.fabric, &engine)?
-        }
+        other => route_with(&generated.fabric, other, roots, seed)?,
     };
     Ok((table, name))
+}
+
+/// Routes any fabric (a cabling dump, a fabric whose routes are replaced) with the
+/// engine of [`engines`] called `name` (case-insensitive): minhop, updn (`roots` names
+/// its root switches), dnup, sssp (or dfsssp) or random (from `seed`). The structured
+/// engines need a generated fabric's structure and are refused here.
+pub fn route_fabric(
+    fabric: &crate::fabric::Fabric,
+    name: &str,
+    roots: Option<&[String]>,
+    seed: u64,
+) -> Result<ForwardingTable, RoutingError> {
+    match name.to_ascii_lowercase().as_str() {
+        structured @ ("dmodk" | "smodk" | "dor" | "dor-dateline" | "dor-datelines") => {
+            Err(RoutingError::NeedsStructure(structured.to_string()))
+        }
+        other => route_with(fabric, other, roots, seed).map_err(|e| match e {
+            RoutingError::Unknown(name) => RoutingError::UnknownForCabling(name),
+            e => e,
+        }),
+    }
+}
+
+/// Routes `fabric` with the engine of [`engines`] called `name` (lower case).
+fn route_with(
+    fabric: &crate::fabric::Fabric,
+    name: &str,
+    roots: Option<&[String]>,
+    seed: u64,
+) -> Result<ForwardingTable, RoutingError> {
+    use engines::{parse_engine, route, Engine};
+    let mut engine =
+        parse_engine(name, seed).ok_or_else(|| RoutingError::Unknown(name.to_string()))?;
+    match (&mut engine, roots) {
+        (Engine::Updn { roots: slot }, Some(names)) => {
+            let ids = names
+                .iter()
+                .map(|n| {
+                    fabric
+                        .node_names
+                        .iter()
+                        .position(|x| x == n)
+                        .map(|v| v as u32)
+                        .ok_or_else(|| RoutingError::NoSuchRoot(n.clone()))
+                })
+                .collect::<Result<Vec<u32>, _>>()?;
+            *slot = Some(ids);
+        }
+        (_, None) => {}
+        (_, Some(_)) => return Err(RoutingError::RootsWithoutUpdn),
+    }
+    route(fabric, &engine)
 }

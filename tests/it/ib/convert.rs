@@ -491,3 +491,233 @@ fn ibsim_net_with_guid2lid_equals_ibnetdiscover() {
             .fails_with(1, &["has no LIDs", "--guid2lid"]);
     }
 }
+
+/// The dot that `orcs convert` writes to standard output without its `comment=` line
+/// (which names the command that made it).
+fn dot_body(run: &Run) -> String {
+    run.stdout
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("comment="))
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn convert_routes_a_dump_with_an_engine_exactly_as_opensm_did() {
+    // The fixture's dumps were taken with OpenSM routing it with minhop: routing its
+    // cables with orcs's minhop gives OpenSM's forwarding tables, from ibnetdiscover or
+    // from the ibsim net file, which has no LIDs.
+    let from_tables = orcs(&[
+        "convert",
+        "-i",
+        "tests/fixtures/ib/ibnetdiscover.txt",
+        "--lft",
+        "tests/fixtures/ib/opensm-lfts.dump",
+        "-o",
+        "-",
+    ])
+    .ok();
+    for cabling in [
+        "tests/fixtures/ib/ibnetdiscover.txt",
+        "tests/fixtures/ib/net",
+    ] {
+        let routed = orcs(&["convert", "-i", cabling, "--routing", "minhop", "-o", "-"]).ok();
+        assert!(
+            routed.stdout.contains(&format!(
+                "comment=\"orcs convert -i {cabling} --routing minhop\""
+            )),
+            "{}",
+            routed.describe()
+        );
+        assert_eq!(dot_body(&routed), dot_body(&from_tables), "{cabling}");
+    }
+    // A node name map names the nodes once routed; the routes stay OpenSM's.
+    let named = |extra: &[&str]| {
+        let mut args = vec![
+            "convert",
+            "-i",
+            "tests/fixtures/ib/ibnetdiscover.txt",
+            "--node-name-map",
+            "tests/fixtures/ib/node-name-map",
+            "-o",
+            "-",
+        ];
+        args.extend_from_slice(extra);
+        dot_body(&orcs(&args).ok())
+    };
+    let with_map = named(&["--routing", "minhop"]);
+    assert!(with_map.contains("\"Hcompute-001 HCA-1\""), "{with_map}");
+    assert_eq!(
+        with_map,
+        named(&["--lft", "tests/fixtures/ib/opensm-lfts.dump"])
+    );
+    // Every engine of OpenSM that orcs has, on every generated run of it: the same
+    // tables as OpenSM's own dump (updn with the run's root switches, or detecting them).
+    let mut compared = 0;
+    for run in generated_runs() {
+        let engine = run.file_name().unwrap().to_str().unwrap().to_string();
+        if !["minhop", "updn", "dnup", "sssp", "dfsssp"].contains(&engine.as_str()) {
+            continue;
+        }
+        let topo = run.join("ibnetdiscover.txt");
+        let mut args = vec![
+            "convert".to_string(),
+            "-i".to_string(),
+            s(&topo).to_string(),
+            "--routing".to_string(),
+            engine.clone(),
+            "-o".to_string(),
+            "-".to_string(),
+        ];
+        // The run's roots when OpenSM was given them (-a), else detected by both.
+        let given_roots = std::fs::read_to_string(run.join("cmd.txt"))
+            .unwrap()
+            .contains(" -a ");
+        if engine == "updn" && given_roots {
+            let roots = std::fs::read_to_string(run.parent().unwrap().join("root_guids.txt"))
+                .unwrap()
+                .lines()
+                .filter_map(|l| l.trim().strip_prefix("0x"))
+                .map(|g| format!("S{g:0>16}"))
+                .collect::<Vec<_>>()
+                .join(",");
+            args.extend(["--roots".to_string(), roots]);
+        }
+        let mut routed = orcs_in(&args, None);
+        if routed.status == Some(1) && routed.stderr.contains("fall back to minhop") {
+            // Where updn finds no roots (the torus), orcs says so; OpenSM used minhop.
+            args[4] = "minhop".to_string();
+            routed = orcs_in(&args, None);
+        }
+        let routed = routed.ok();
+        let lft = run.join("opensm-lfts.dump");
+        let read = orcs(&["convert", "-i", s(&topo), "--lft", s(&lft), "-o", "-"]).ok();
+        assert_eq!(dot_body(&routed), dot_body(&read), "{}", run.display());
+        compared += 1;
+    }
+    if shared("fabrics/ib/generated").is_some() {
+        assert!(compared >= 8, "only {compared} runs compared");
+    }
+}
+
+#[test]
+fn convert_reroutes_a_dot_fabric_and_refuses_what_does_not_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    // A generated fat tree routed by D-mod-K, re-routed by minhop, is the tree generated
+    // with minhop.
+    let spec = "kary-ntree:k=2,n=3";
+    orcs(&["gen", spec, "-o", &p("dmodk.dot")]).ok();
+    orcs(&["gen", spec, "--routing", "minhop", "-o", &p("minhop.dot")]).ok();
+    let rerouted = orcs(&[
+        "convert",
+        "-i",
+        &p("dmodk.dot"),
+        "--routing",
+        "minhop",
+        "-o",
+        "-",
+    ])
+    .ok();
+    let generated = std::fs::read_to_string(p("minhop.dot")).unwrap();
+    let body = |text: &str| -> String {
+        text.lines()
+            .filter(|l| !l.trim_start().starts_with("comment="))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    assert_eq!(body(&rerouted.stdout), body(&generated));
+    assert_ne!(
+        body(&rerouted.stdout),
+        body(&std::fs::read_to_string(p("dmodk.dot")).unwrap()),
+        "minhop and D-mod-K route this tree alike: the test shows nothing"
+    );
+    // The random engine follows --seed.
+    let random = |seed: &str| {
+        orcs(&[
+            "convert",
+            "-i",
+            &p("dmodk.dot"),
+            "--routing",
+            "random",
+            "--seed",
+            seed,
+            "-o",
+            "-",
+        ])
+        .ok()
+        .stdout
+    };
+    assert_eq!(random("3"), random("3"));
+    // What does not apply is refused, naming what was expected.
+    let dump = "tests/fixtures/ib/ibnetdiscover.txt";
+    let out = p("x.dot");
+    orcs(&[
+        "convert",
+        "-i",
+        dump,
+        "--lft",
+        "tests/fixtures/ib/opensm-lfts.dump",
+        "--routing",
+        "minhop",
+        "-o",
+        &out,
+    ])
+    .fails_with(1, &["--lft", "give one or the other"]);
+    orcs(&["convert", "-i", dump, "--routing", "dmodk", "-o", &out]).fails_with(
+        1,
+        &["dmodk needs the structure of a generated fabric", "minhop"],
+    );
+    orcs(&["convert", "-i", dump, "--routing", "lash", "-o", &out])
+        .fails_with(1, &["unknown --routing 'lash'", "minhop, updn, dnup, sssp"]);
+    orcs(&[
+        "convert",
+        "-i",
+        dump,
+        "--roots",
+        "S0000000000200020",
+        "-o",
+        &out,
+    ])
+    .fails_with(1, &["--roots applies to --routing updn"]);
+    orcs(&[
+        "convert",
+        "-i",
+        dump,
+        "--routing",
+        "minhop",
+        "--roots",
+        "S1",
+        "-o",
+        &out,
+    ])
+    .fails_with(1, &["--roots applies to --routing updn"]);
+    orcs(&[
+        "convert",
+        "-i",
+        dump,
+        "--routing",
+        "updn",
+        "--roots",
+        "nosuch",
+        "-o",
+        &out,
+    ])
+    .fails_with(1, &["--roots: no node named 'nosuch'"]);
+    orcs(&[
+        "convert",
+        "-i",
+        &p("dmodk.dot"),
+        "--node-name-map",
+        "tests/fixtures/ib/node-name-map",
+        "--routing",
+        "minhop",
+        "-o",
+        &out,
+    ])
+    .fails_with(1, &["--node-name-map names the nodes of InfiniBand dumps"]);
+    assert!(
+        !Path::new(&out).exists(),
+        "a refused conversion wrote {out}"
+    );
+}

@@ -1,7 +1,7 @@
 //! `orcs gen`: a generated, routed topology.
 
 use super::convert::{CHECK_THREADS_HELP, FABRIC_OUTPUT_HELP};
-use super::shared::{MaxMemoryArg, OutputArg, SeedArg, ThreadsArg, ToArg};
+use super::shared::{MaxMemoryArg, OutputArg, RoutingArgs, SeedArg, ThreadsArg, ToArg};
 use super::values::{fabric_format, FabricFormat};
 use anyhow::Result;
 use clap::Args;
@@ -18,12 +18,8 @@ pub struct GenArgs {
     /// The topology, e.g. kary-ntree:k=4,n=3, xgft:m=4x4,w=1x4, torus:dims=4x4x4, hypercube:d=6, hyperx:dims=4x4, dragonfly:a=4,p=2,h=2, jellyfish:switches=32,ports=8,hosts=4,seed=1, slimmed:leaf_hosts=16,leaves=8,uplinks=4 (the README lists every generator and key).
     #[arg(verbatim_doc_comment, value_name = "SPEC")]
     pub spec: String,
-    /// Routing engine: dmodk, dor, dor-dateline, minhop, updn, dnup, sssp or random (default: dmodk for trees, dor for grids, minhop otherwise).
-    #[arg(verbatim_doc_comment, long = "routing", value_name = "ENGINE")]
-    pub routing: Option<String>,
-    /// Root switches for updn, by name, comma separated (default: detected as OpenSM does).
-    #[arg(verbatim_doc_comment, long = "roots", value_name = "NAMES")]
-    pub roots: Option<String>,
+    #[command(flatten)]
+    pub routing: RoutingArgs,
     #[command(flatten)]
     pub seed: SeedArg,
     #[command(flatten)]
@@ -62,10 +58,8 @@ impl GenArgs {
         Ok(GenPlan {
             format: fabric_format(&output, self.to.to.as_deref())?,
             spec: self.spec,
-            routing: self.routing,
-            roots: self
-                .roots
-                .map(|r| r.split(',').map(|n| n.trim().to_string()).collect()),
+            roots: self.routing.root_names(),
+            routing: self.routing.routing,
             seed: self.seed.seed.unwrap_or(0),
             output,
             memory: self.max_memory.get(),

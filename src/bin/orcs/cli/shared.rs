@@ -22,12 +22,9 @@ pub struct InputArgs {
     #[arg(verbatim_doc_comment, long = "lft", value_name = "FILE")]
     pub lft: Option<String>,
     /// Node name map (lines `0x<guid> "name"`) that gives converted InfiniBand nodes readable names (hosts keep an H prefix).
-    #[arg(
-        verbatim_doc_comment,
-        long = "node-name-map",
-        value_name = "FILE",
-        requires = "lft"
-    )]
+    // Not `requires = "lft"`: `orcs convert --routing` names a dump without tables too;
+    // the loader says what it needs.
+    #[arg(verbatim_doc_comment, long = "node-name-map", value_name = "FILE")]
     pub node_name_map: Option<String>,
     /// OpenSM's guid2lid file (port GUID, first and last LID per line): the LIDs for a topology that has none (an ibsim net file), or instead of the topology's own.
     #[arg(
@@ -362,6 +359,26 @@ pub fn trace_flags_need_a_trace(flags: &TraceTrafficArgs, matrix: &str) -> Resul
         bail!("--collectives, --algorithms, --window and --phase choose what of a DUMPI trace counts; '{matrix}' is not a trace's .meta file");
     }
     Ok(())
+}
+
+/// --routing and --roots: the routing engine that computes a fabric's forwarding tables.
+#[derive(Debug, Args)]
+pub struct RoutingArgs {
+    /// Routing engine: dmodk, dor, dor-dateline, minhop, updn, dnup, sssp or random (default: dmodk for trees, dor for grids, minhop otherwise).
+    #[arg(verbatim_doc_comment, long = "routing", value_name = "ENGINE")]
+    pub routing: Option<String>,
+    /// Root switches for updn, by name, comma separated (default: detected as OpenSM does).
+    #[arg(verbatim_doc_comment, long = "roots", value_name = "NAMES")]
+    pub roots: Option<String>,
+}
+
+impl RoutingArgs {
+    /// The root switch names of `--roots`.
+    pub fn root_names(&self) -> Option<Vec<String>> {
+        self.roots
+            .as_ref()
+            .map(|r| r.split(',').map(|n| n.trim().to_string()).collect())
+    }
 }
 
 /// --to: the format of a written fabric.

@@ -1,17 +1,18 @@
-//! `orcs convert`: load any input, check its routes, write the requested format. Also
+//! `orcs convert`: load any input (or its cables, routed by an engine), check its routes,
+//! write the requested format. Also
 //! writes `orcs gen`'s fabrics ([`write_fabric`]).
 
 use super::load;
-use crate::cli::convert::ConvertPlan;
+use crate::cli::convert::{ConvertPlan, Routing};
 use crate::cli::files::OUTPUT;
 use crate::cli::values::FabricFormat;
 use crate::output::create;
 use crate::progress::busy;
 use anyhow::{Context, Result};
-use orcs::fabric::input::InputSpec;
+use orcs::fabric::input::{load_cabling, InputSpec};
 use orcs::fabric::{cache, write, LoadedFabric};
 use orcs::report;
-use orcs::routing::{check_routes, RouteSummary};
+use orcs::routing::{check_routes, route_fabric, RouteSummary};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -24,8 +25,43 @@ pub fn run(plan: &ConvertPlan) -> Result<ExitCode> {
         orcs_compat: true,
         ..plan.input.clone()
     };
-    let mut loaded = load(&input, false)?;
+    let mut loaded = match &plan.routing {
+        Some(routing) => reroute(&input, routing)?,
+        None => load(&input, false)?,
+    };
     write_fabric(&mut loaded, plan.format, &plan.output, &plan.input.path)
+}
+
+/// The fabric of `input`'s cables, routed by `routing`'s engine.
+fn reroute(input: &InputSpec, routing: &Routing) -> Result<LoadedFabric> {
+    let cabling = busy(&format!("loading {}", input.path), false, || {
+        load_cabling(input)
+    })?;
+    for w in &cabling.warnings {
+        eprintln!("orcs: warning: {w}");
+    }
+    let table = busy(&format!("routing with {}", routing.engine), false, || {
+        route_fabric(
+            &cabling.fabric,
+            &routing.engine,
+            routing.roots.as_deref(),
+            routing.seed,
+        )
+    })
+    .with_context(|| format!("cannot route {}", input.path))?;
+    let mut fabric = cabling.fabric;
+    // Routed under the dump's GUID names, the nodes now take their final names.
+    fabric.node_names = cabling.names;
+    fabric.graph_attrs.retain(|(key, _)| key != "comment");
+    fabric.graph_attrs.push((
+        "comment".to_string(),
+        format!(
+            "orcs convert -i {} --routing {}",
+            input.path,
+            routing.engine.to_ascii_lowercase()
+        ),
+    ));
+    Ok(LoadedFabric::new(fabric, table))
 }
 
 /// Checks a routed fabric's routes, then writes it in `format` to `output` (`-`:
