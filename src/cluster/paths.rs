@@ -48,6 +48,11 @@ impl PathRouter {
         PathRouter::Random,
     ];
 
+    /// Whether the router chooses by the link loads (PFSim's Greedy and Greedy2).
+    pub fn is_greedy(self) -> bool {
+        matches!(self, PathRouter::Greedy | PathRouter::GreedyMax)
+    }
+
     /// Whether the path depends on the host pair only (not on loads or chance), so that
     /// it can be remembered.
     fn is_fixed(self) -> bool {
@@ -146,6 +151,15 @@ impl Routes {
     /// pair within one host).
     pub fn path(&self, i: usize) -> &[u32] {
         &self.edges[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+
+    /// Appends the next pair's path.
+    pub(crate) fn push(&mut self, path: &[u32]) {
+        if self.start.is_empty() {
+            self.start.push(0);
+        }
+        self.edges.extend_from_slice(path);
+        self.start.push(self.edges.len() as u32);
     }
 }
 
@@ -298,6 +312,11 @@ impl<'c> PathFinder<'c> {
             successors: Vec::new(),
             remembered: FxHashMap::default(),
         }
+    }
+
+    /// The cluster it routes on.
+    pub(crate) fn cluster(&self) -> &'c Cluster {
+        self.cluster
     }
 
     /// [`route_job`] with these buffers.

@@ -13,6 +13,9 @@
 //! * A time series keeps its last value up to the horizon, and its mean and variance are
 //!   taken over [0, horizon] (value 0 before the first sample); PFSim drops the last
 //!   sample. [`JobsConfig::pfsim_compat`] restores both PFSim behaviours.
+//! * The greedy routers route each job's pairs afresh. PFSim caches routes, and the
+//!   return routes it caches are never dropped, so a later job can take a route chosen
+//!   for loads long gone; [`JobsConfig::pfsim_compat`] reproduces that too.
 //! * Randomness is seeded: the arrivals and run times of job stream j come from
 //!   (seed, j) only, so every run of a scenario sees the same jobs; host selections come
 //!   from (seed, topology, selector), so runs that differ only in mapping or routing see
@@ -34,7 +37,7 @@ pub use scenario::{parse_scenario, read_scenario, RunSpec, Scenario, TimeDist};
 pub use series::{Stats, TimeSeries};
 
 use crate::cluster::loads::{network_load_stats, unroute_job, LinkLoads};
-use crate::cluster::paths::{PathFinder, Routes};
+use crate::cluster::paths::{PathFinder, PathRouter, Routes};
 use crate::cluster::placement::{host_pairs, map_ranks, HostPairs};
 use crate::cluster::selection::select_hosts;
 use crate::cluster::{Cluster, ClusterError};
@@ -43,6 +46,7 @@ use crate::limits::{Estimate, LimitError, MemoryLimit};
 use crate::workload::matrix::TrafficMatrix;
 use rand::Rng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use rustc_hash::FxHashMap;
 use scenario::JobSpec;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
@@ -53,8 +57,10 @@ use std::rc::Rc;
 pub struct JobsConfig {
     /// Seed of every random stream.
     pub seed: u64,
-    /// PFSim's quirks: at most one queued job starts per job end, and the last sample
-    /// of every time series is dropped (as are its time-weighted statistics past it).
+    /// PFSim's quirks: at most one queued job starts per job end, the last sample of
+    /// every time series is dropped (as are its time-weighted statistics past it), and
+    /// the greedy routers keep PFSim's route cache ([`RouteCache`]), stale return routes
+    /// included.
     pub pfsim_compat: bool,
 }
 
@@ -239,6 +245,69 @@ struct ClusterState<'a> {
     /// Per stream: the hosts of its last start and their host pairs (the same hosts give
     /// the same placement, always so with the linear selector on a quiet cluster).
     last: Vec<Option<(Vec<u32>, Rc<HostPairs>)>>,
+    /// PFSim's route cache of the greedy routers, with `--pfsim-compat` only.
+    cache: Option<RouteCache>,
+}
+
+/// PFSim's route cache of its greedy routers (spec pfsim.md §4.6), reproduced by
+/// `--pfsim-compat`: a host pair already in the cache takes the cached route instead of
+/// a new greedy choice; a new route is cached with its job as owner and dropped when the
+/// job ends. After a job's pairs are routed, the reverse of each of them that is not
+/// cached is routed on the loads of that moment (adding nothing to them) and cached
+/// without an owner, so it is never dropped: a later job's pair can take that stale
+/// route. orcs's own mode routes every job's pairs afresh.
+#[derive(Default)]
+struct RouteCache {
+    /// (source host, destination host) → its cached route.
+    routes: FxHashMap<(u32, u32), CachedRoute>,
+}
+
+/// A route of [`RouteCache`]: its edges and the job that owns it (None: never dropped).
+type CachedRoute = (Box<[u32]>, Option<usize>);
+
+impl RouteCache {
+    /// Routes job `job`'s `pairs` (heaviest first) through the cache, adding their loads;
+    /// then caches the reverse routes. O(pairs × a greedy choice).
+    fn route_job(
+        &mut self,
+        finder: &mut PathFinder<'_>,
+        pairs: &HostPairs,
+        router: PathRouter,
+        loads: &mut LinkLoads,
+        rng: &mut Xoshiro256PlusPlus,
+        job: usize,
+    ) -> Result<Routes, ClusterError> {
+        let cluster = finder.cluster();
+        let mut routes = Routes::default();
+        for &(hs, hd, bytes, flows) in &pairs.pairs {
+            if hs == hd {
+                routes.push(&[]);
+                continue;
+            }
+            let path = match self.routes.get(&(hs, hd)) {
+                Some((path, _)) => path.clone(),
+                None => {
+                    let path: Box<[u32]> = finder.route(hs, hd, router, &loads.bytes, rng)?.into();
+                    self.routes.insert((hs, hd), (path.clone(), Some(job)));
+                    path
+                }
+            };
+            loads.add(cluster, &path, bytes, flows);
+            routes.push(&path);
+        }
+        for &(hs, hd, _, _) in &pairs.pairs {
+            if hs != hd && !self.routes.contains_key(&(hd, hs)) {
+                let path = finder.route(hd, hs, router, &loads.bytes, rng)?;
+                self.routes.insert((hd, hs), (path.into(), None));
+            }
+        }
+        Ok(routes)
+    }
+
+    /// Job `job` has ended: the routes it owns leave the cache.
+    fn drop_owned(&mut self, job: usize) {
+        self.routes.retain(|_, (_, owner)| *owner != Some(job));
+    }
 }
 
 impl<'a> ClusterState<'a> {
@@ -249,8 +318,10 @@ impl<'a> ClusterState<'a> {
         cluster: &'a Cluster,
         matrices: &'a [&'a TrafficMatrix],
         seed: u64,
+        pfsim_compat: bool,
     ) -> Self {
         ClusterState {
+            cache: (pfsim_compat && run.router.is_greedy()).then(RouteCache::default),
             run,
             cluster,
             matrices,
@@ -296,12 +367,22 @@ impl<'a> ClusterState<'a> {
                 p
             }
         };
-        let routes = self.finder.route_job(
-            &pairs,
-            self.run.router,
-            &mut self.loads,
-            &mut self.route_rng,
-        )?;
+        let routes = match &mut self.cache {
+            Some(cache) => cache.route_job(
+                &mut self.finder,
+                &pairs,
+                self.run.router,
+                &mut self.loads,
+                &mut self.route_rng,
+                k,
+            )?,
+            None => self.finder.route_job(
+                &pairs,
+                self.run.router,
+                &mut self.loads,
+                &mut self.route_rng,
+            )?,
+        };
         let job = &mut self.jobs[k];
         job.started = now;
         job.hosts = hosts;
@@ -314,6 +395,9 @@ impl<'a> ClusterState<'a> {
     fn finish(&mut self, k: usize) {
         let job = &mut self.jobs[k];
         unroute_job(self.cluster, &job.pairs, &job.routes, &mut self.loads);
+        if let Some(cache) = &mut self.cache {
+            cache.drop_owned(k);
+        }
         for &h in &job.hosts {
             self.allocated[h as usize] = false;
         }
@@ -461,7 +545,7 @@ pub fn simulate_run(
         streams: (scenario.jobs.iter().enumerate())
             .map(|(j, spec)| JobStream::new(spec, j, config.seed))
             .collect(),
-        state: ClusterState::new(run, cluster, matrices, config.seed),
+        state: ClusterState::new(run, cluster, matrices, config.seed, config.pfsim_compat),
         events: Events::default(),
         queue: VecDeque::new(),
         running: 0,

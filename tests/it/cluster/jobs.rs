@@ -323,3 +323,64 @@ fn readme_scenario_example_runs() {
     assert_eq!(doc["runs"].as_array().unwrap().len(), 8);
     assert_eq!(doc["seed"], 1);
 }
+
+/// Job A (0–10) on the 2-ary 2-tree of [`TIMELINE`]: H3 → H1 50 B, then H2 → H0 40 B;
+/// job B (20–25, the network empty again): H0 → H2 50 B, then H1 → H3 40 B. Greedy
+/// routing (smallest sum of link bytes, ties to the first spine S).
+const RETURN_ROUTES: &str = "\
+duration: 30
+topology:
+  - kind: gen
+    params: {spec: 'kary-ntree:k=2,n=2'}
+algorithms:
+  scheduler: [fcfs]
+  node_selector: [pfsim.host_selector.LinearHostSelector]
+  process_mapper: [block]
+  router: [pfsim.router.GreedyRouter]
+jobs:
+  - submit: [0]
+    duration: 10
+    trace: a.csv
+  - submit: [20]
+    duration: 5
+    trace: b.csv
+";
+
+#[test]
+fn pfsim_compat_reuses_the_stale_return_routes_of_the_greedy_router() {
+    // A: H3 → H1 takes S (empty network); H2 → H0 avoids S's loaded links and takes the
+    // other spine T. Largest load 50.
+    // PFSim then routes the reverse of each pair, on A's loads, and caches it for ever:
+    // H1 → H3 and H0 → H2 meet no load in their direction, so both take S.
+    // B, alone on the network: orcs routes H0 → H2 by S and then H1 → H3 by T (S's links
+    // carry 50): largest load 50. With PFSim's cache both pairs take the stale S
+    // routes and share S's links: 90.
+    let dir = folder(&[
+        ("s.yml", RETURN_ROUTES),
+        ("a.csv", "src,dst,bytes\n3,1,50\n2,0,40\n"),
+        ("b.csv", "src,dst,bytes\n0,2,50\n1,3,40\n"),
+    ]);
+    let (run, doc) = run_json(dir.path(), &[]);
+    assert_eq!(doc["runs"][0]["router"], "greedy", "{}", run.describe());
+    assert_eq!(stat(&doc, 0, "Maximum Congestion", "max"), 50.0);
+    let (run, doc) = run_json(dir.path(), &["--pfsim-compat"]);
+    assert_eq!(
+        stat(&doc, 0, "Maximum Congestion", "max"),
+        90.0,
+        "{}",
+        run.describe()
+    );
+    // Over time: A's 50 on [0, 10), B's 90 on [20, 25); PFSim drops the last sample.
+    let series = orcs(&[
+        "jobs",
+        dir.path().join("s.yml").to_str().unwrap(),
+        "--pfsim-compat",
+        "-q",
+        "-o",
+        dir.path().join("out").to_str().unwrap(),
+    ])
+    .ok();
+    let csv = std::fs::read_to_string(dir.path().join("out/0/Maximum Congestion.csv"))
+        .unwrap_or_else(|e| panic!("{e}\n{}", series.describe()));
+    assert!(csv.contains("\n20,90\n"), "{csv}");
+}

@@ -25,7 +25,7 @@ pub struct JobsArgs {
     pub output: OutputArg,
     #[command(flatten)]
     pub format: FormatArg,
-    /// Reproduce PFSim's quirks: at most one queued job starts per job end, and the last sample of each time series is dropped.
+    /// Reproduce PFSim's quirks: at most one queued job starts per job end, the last sample of each time series is dropped, and the greedy routers keep PFSim's route cache, whose return routes are never dropped.
     #[arg(verbatim_doc_comment, long = "pfsim-compat")]
     pub pfsim_compat: bool,
     #[command(flatten)]
