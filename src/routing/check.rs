@@ -157,6 +157,18 @@ const LOOPS: u32 = u32::MAX - 3;
 /// cost is O(|hosts| × (first hops + nodes + hops)) time and O(nodes) scratch per
 /// thread, plus O(|hosts| × edges) for the per-link route counts merged at the end.
 pub fn check_routes(fabric: &Fabric, table: &ForwardingTable, hosts: &[u32]) -> RouteCheck {
+    check_routes_with_progress(fabric, table, hosts, &|_| {})
+}
+
+/// [`check_routes`], calling `progress(n)` as the routes to n more destinations are
+/// checked (`hosts.len()` in all), from the worker threads, so that a long check can
+/// show how far it is.
+pub fn check_routes_with_progress(
+    fabric: &Fabric,
+    table: &ForwardingTable,
+    hosts: &[u32],
+    progress: &(dyn Fn(u64) + Sync),
+) -> RouteCheck {
     let groups = SourceGroups::new(fabric, table, hosts);
     let empty = || Partial {
         check: RouteCheck {
@@ -185,6 +197,7 @@ pub fn check_routes(fabric: &Fabric, table: &ForwardingTable, hosts: &[u32]) -> 
             },
             |(mut scratch, mut acc), k| {
                 check_destination(fabric, table, hosts, &groups, k, &mut scratch, &mut acc);
+                progress(1);
                 (scratch, acc)
             },
         )

@@ -18,7 +18,8 @@ pub mod structured;
 pub mod table;
 
 pub use check::{
-    check_routes, route_quality, BrokenRoute, RouteCheck, RouteFault, RouteQuality, RouteSummary,
+    check_routes, check_routes_with_progress, route_quality, BrokenRoute, RouteCheck, RouteFault,
+    RouteQuality, RouteSummary,
 };
 pub use error::RoutingError;
 pub use table::{

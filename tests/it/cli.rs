@@ -1312,3 +1312,44 @@ fn man_pages_render_for_orcs_and_each_command() {
         assert!(text.contains("--dry-run"), "{text}");
     }
 }
+
+#[test]
+fn long_steps_show_progress_on_a_terminal_and_nothing_on_a_pipe() {
+    // `script` (util-linux) runs the command on a pseudo-terminal and keeps what it
+    // drew; every Debian system has it.
+    if !tools_present(&["script"], "ORCS_REQUIRE_SCRIPT") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let fabric = dir.path().join("ft.orcsfab");
+    let fabric = fabric.to_str().unwrap();
+    let orcs_exe = env!("CARGO_BIN_EXE_orcs");
+    let on_terminal = |command: &str| -> String {
+        let out = std::process::Command::new("script")
+            .args(["-qec", command, "/dev/null"])
+            .output()
+            .expect("run script");
+        assert!(out.status.success(), "{command}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).replace('\r', "\n")
+    };
+    let gen = on_terminal(&format!("{orcs_exe} gen kary-ntree:k=8,n=3 -o {fabric}"));
+    for step in [
+        "generating kary-ntree:k=8,n=3",
+        "routing [",
+        "checking routes [",
+        "/512 destinations (ETA",
+    ] {
+        assert!(gen.contains(step), "no '{step}' in what gen drew:\n{gen}");
+    }
+    let check = on_terminal(&format!("{orcs_exe} check -i {fabric}"));
+    assert!(check.contains("/512 destinations (ETA"), "{check}");
+    // On a pipe (as the tests run it) nothing is drawn: standard error holds only the
+    // summary.
+    let piped = orcs(&["gen", "kary-ntree:k=8,n=3", "-o", fabric]).ok();
+    assert!(
+        !piped.stderr.contains("destinations"),
+        "{}",
+        piped.describe()
+    );
+    assert!(!piped.stderr.contains('\u{1b}'), "{}", piped.describe());
+}

@@ -2,6 +2,8 @@
 //! a progress bar over runs. Nothing is shown on a pipe or with `-q`.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use orcs::fabric::Fabric;
+use orcs::routing::{check_routes_with_progress, ForwardingTable, RouteCheck};
 use std::io::{self, IsTerminal};
 
 /// Runs `work` with a spinner saying `what` on a terminal (nothing on a pipe or with
@@ -34,11 +36,28 @@ pub fn progress_bar_of(len: u64, units: &str, quiet: bool) -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     let template = format!(
-        "{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {units} (ETA {{eta}})"
+        "{{spinner}} {{msg}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {units} (ETA {{eta}})"
     );
     if let Ok(style) = ProgressStyle::with_template(&template) {
         bar.set_style(style);
     }
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
     bar
+}
+
+/// The route check of `hosts` (every pair) with a progress bar over the destinations and
+/// its ETA, saying `what`, on a terminal; nothing on a pipe or with `-q`. The check of a
+/// giant fabric takes minutes.
+pub fn checking_routes(
+    what: &str,
+    fabric: &Fabric,
+    table: &ForwardingTable,
+    hosts: &[u32],
+    quiet: bool,
+) -> RouteCheck {
+    let bar = progress_bar_of(hosts.len() as u64, "destinations", quiet);
+    bar.set_message(what.to_string());
+    let check = check_routes_with_progress(fabric, table, hosts, &|n| bar.inc(n));
+    bar.finish_and_clear();
+    check
 }

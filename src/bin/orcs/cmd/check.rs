@@ -6,11 +6,11 @@ use super::load;
 use crate::cli::check::CheckPlan;
 use crate::cli::values::Format;
 use crate::output::create;
-use crate::progress::busy;
+use crate::progress::checking_routes;
 use anyhow::{bail, Result};
 use orcs::report::{self, CheckReport};
 use orcs::routing::deadlock::check_deadlock;
-use orcs::routing::{check_routes, route_quality};
+use orcs::routing::route_quality;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -21,9 +21,7 @@ pub fn run(plan: &CheckPlan) -> Result<ExitCode> {
     let (flag, path) = (plan.output.0, plan.output.1.as_str());
     let mut out = create(flag, path)?;
     let all_hosts: Vec<u32> = (0..fabric.num_hosts() as u32).collect();
-    let check = busy("checking routes", false, || {
-        check_routes(fabric, table, &all_hosts)
-    });
+    let check = checking_routes("checking routes", fabric, table, &all_hosts, false);
     let text = plan.format == Format::Text;
     // The text shows the check before a section that needs every pair routed refuses.
     let see = if text {

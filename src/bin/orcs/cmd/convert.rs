@@ -7,12 +7,12 @@ use crate::cli::convert::{ConvertPlan, Routing};
 use crate::cli::files::OUTPUT;
 use crate::cli::values::FabricFormat;
 use crate::output::create;
-use crate::progress::busy;
+use crate::progress::{busy, checking_routes};
 use anyhow::{Context, Result};
 use orcs::fabric::input::{load_cabling, InputSpec};
 use orcs::fabric::{cache, write, LoadedFabric};
 use orcs::report;
-use orcs::routing::{check_routes, route_fabric, RouteSummary};
+use orcs::routing::{route_fabric, RouteSummary};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -75,9 +75,13 @@ pub fn write_fabric(
     // Create the file before the long check, so a bad path fails at once.
     let mut file = create(OUTPUT, output)?;
     let all_hosts: Vec<u32> = (0..loaded.fabric.num_hosts() as u32).collect();
-    let check = busy("checking routes", false, || {
-        check_routes(&loaded.fabric, &loaded.table, &all_hosts)
-    });
+    let check = checking_routes(
+        "checking routes",
+        &loaded.fabric,
+        &loaded.table,
+        &all_hosts,
+        false,
+    );
     loaded.routes = Some(RouteSummary::of(&check));
     if matches!(format, FabricFormat::Dot | FabricFormat::Graphml) {
         loaded.fill_comments();

@@ -2,19 +2,24 @@
 
 use super::convert::write_fabric;
 use crate::cli::gen::GenPlan;
+use crate::progress::busy;
 use anyhow::Result;
 use orcs::fabric::{EdgeComments, LoadedFabric};
 use std::process::ExitCode;
 
 /// Generates, routes and writes.
 pub fn run(plan: &GenPlan) -> Result<ExitCode> {
-    let generated = orcs::gen::topology::generate_within(&plan.spec, plan.memory)?;
-    let (table, routing) = orcs::routing::route_generated(
-        &generated,
-        plan.routing.as_deref(),
-        plan.roots.as_deref(),
-        plan.seed,
-    )?;
+    let generated = busy(&format!("generating {}", plan.spec), false, || {
+        orcs::gen::topology::generate_within(&plan.spec, plan.memory)
+    })?;
+    let (table, routing) = busy("routing", false, || {
+        orcs::routing::route_generated(
+            &generated,
+            plan.routing.as_deref(),
+            plan.roots.as_deref(),
+            plan.seed,
+        )
+    })?;
     let mut fabric = generated.fabric;
     // No comments: the writers derive them from the table (LoadedFabric::fill_comments).
     fabric.edge_comments = EdgeComments::default();

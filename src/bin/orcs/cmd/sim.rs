@@ -8,7 +8,7 @@ use crate::cli::files::{LINKS, OUTPUT_FILE, PLOT};
 use crate::cli::sim::SimPlan;
 use crate::cli::values::Format;
 use crate::output::{create, Target};
-use crate::progress::{busy, progress_bar};
+use crate::progress::{busy, checking_routes, progress_bar};
 use anyhow::{bail, Result};
 use orcs::engine::metric::MetricKind;
 use orcs::engine::ranks::Ranks;
@@ -18,7 +18,6 @@ use orcs::fabric::{Fabric, LoadedFabric};
 use orcs::output::Output;
 use orcs::report::results::ResultDoc;
 use orcs::report::{self, RunInfo};
-use orcs::routing::check_routes;
 use orcs::viz::draw::ImageFormat;
 use orcs::workload::pattern::PatternKind;
 use orcs::workload::WorkloadError;
@@ -250,9 +249,13 @@ impl Outputs {
         let fabric = &loaded.fabric;
         if let (Some(mut file), Some(links)) = (self.links, &outcome.links) {
             let all_hosts: Vec<u32> = (0..fabric.num_hosts() as u32).collect();
-            let check = busy("counting all-pairs routes per link", plan.quiet, || {
-                check_routes(fabric, &loaded.table, &all_hosts)
-            });
+            let check = checking_routes(
+                "counting all-pairs routes per link",
+                fabric,
+                &loaded.table,
+                &all_hosts,
+                plan.quiet,
+            );
             file.write_all(report::links_csv(fabric, &check.link_routes, links).as_bytes())?;
             file.commit()?;
         }
