@@ -666,6 +666,12 @@ mod tests {
         n.persistent_collective(4, 5, CollectiveOp::Barrier, 0, true, CallData::None);
         n.start(4);
         assert_eq!(n.unattributed, 1);
+        // So are the sends of a neighbourhood request on a communicator not described.
+        n.persistent_add(6, 77, 0, 8);
+        n.persistent_add(6, 77, 2, 8);
+        n.start(6);
+        assert_eq!(n.unattributed, 3);
+        assert_eq!(n.phases[0].as_ref().unwrap().tx_bytes, [32, 0, 64, 0]);
     }
 
     #[test]
