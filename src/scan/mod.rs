@@ -42,7 +42,8 @@ mod traffic;
 
 pub use cell::run_cell;
 pub use plan::{
-    parse_plan, read_plan, Cell, CellWorkload, FabricSource, Plan, TraceFlag, TrafficSource,
+    parse_plan, read_plan, split_label, Cell, CellWorkload, FabricSource, Plan, TraceFlag,
+    TrafficSource,
 };
 pub use record::{is_gzip, merge, read_results, record_key, seal, unseal, Merged, PlanRef, Record};
 pub use tasks::TaskPoint;

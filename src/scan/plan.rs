@@ -43,6 +43,19 @@ impl FabricSource {
     }
 }
 
+/// The fabric and the routing engine that a [`FabricSource::label`] names: `gen:SPEC
+/// --routing R` gives (`gen:SPEC`, Some(R)); a file, or a generator at its default
+/// routing, gives the label and None.
+pub fn split_label(label: &str) -> (&str, Option<&str>) {
+    match label
+        .strip_prefix("gen:")
+        .and_then(|_| label.rsplit_once(" --routing "))
+    {
+        Some((fabric, routing)) => (fabric, Some(routing)),
+        None => (label, None),
+    }
+}
+
 /// A trace flag of `orcs -p matrix` and its value, e.g. `("--phase", "solve")`.
 pub type TraceFlag = (&'static str, String);
 

@@ -73,7 +73,24 @@ fn a_cell_is_the_single_run_it_names() {
     assert_eq!(rec["hosts"], 32);
     let csv = std::fs::read_to_string(dir.path().join("plan.csv")).unwrap();
     assert_eq!(csv.lines().count(), 37);
-    assert!(csv.starts_with("cell,fabric,pattern,arg,traffic,commsize,metric,runs,seed,mean,"));
+    assert!(
+        csv.starts_with("cell,fabric,routing,pattern,arg,traffic,commsize,metric,runs,seed,mean,")
+    );
+    // The routing has a column of its own: the file's is empty, each generated
+    // fabric's names its engine (the generator's label is quoted: it has a comma).
+    let torus = repo("topologies/torus-4x4x4.dor-dateline.dot");
+    for (fabric, routing) in [
+        (torus.as_str(), ""),
+        ("\"gen:kary-ntree:k=4,n=3\"", "dmodk"),
+        ("\"gen:kary-ntree:k=4,n=3\"", "updn"),
+    ] {
+        let rows = csv
+            .lines()
+            .filter(|l| l.contains(&format!(",{fabric},{routing},bisect,")))
+            .count();
+        assert_eq!(rows, 4, "{fabric} {routing}:\n{csv}");
+    }
+    assert!(!csv.contains("--routing"), "{csv}");
     // Every fabric (the dot file and both generated ones) is kept as a binary cache for
     // a resumed scan.
     let cached = std::fs::read_dir(dir.path().join("plan.cache"))
@@ -816,10 +833,16 @@ fn task_cells_are_the_task_runs_they_name() {
         );
         let slowest = c["percentiles"].as_array().unwrap().last().unwrap();
         assert_eq!(slowest["q"], 1.0);
+        let label = rec["fabric"].as_str().unwrap();
+        let (fabric, routing) = match label.split_once(" --routing ") {
+            Some((f, r)) if label.starts_with("gen:") => (f, r),
+            _ => (label, ""),
+        };
         let row = format!(
-            "{},{},tasks,{},,0,completion_s,,3,{},,,{},{},{},",
+            "{},{},{},tasks,{},,0,completion_s,,3,{},,,{},{},{},",
             rec["cell"],
-            csv_quoted(rec["fabric"].as_str().unwrap()),
+            csv_quoted(fabric),
+            csv_quoted(routing),
             csv_quoted(rec["arg"].as_str().unwrap()),
             c["mean"],
             slowest["s"],

@@ -2,10 +2,12 @@
 //! selected metric's statistics.
 
 use crate::report::csv_field;
+use crate::scan::split_label;
 use serde_json::Value;
 use std::fmt::Write as _;
 
-/// One CSV row per record: the cell's parameters (`traffic`: a traffic cell's file and
+/// One CSV row per record: the cell's parameters (`fabric` and, for a generated one,
+/// its `routing` engine in a column of its own; `traffic`: a traffic cell's file and
 /// trace flags), then the selected metric's per-run mean, standard deviation, minimum,
 /// maximum and 95 % confidence interval (for hist_max_cong, of the per-run bandwidth;
 /// for a traffic cell's sum_max_cong, of the largest link load in bytes), the aggregate
@@ -16,7 +18,7 @@ use std::fmt::Write as _;
 /// percentiles), and the 95 % confidence interval of the mean over replications.
 pub fn summary_csv(records: &[&Value]) -> String {
     let mut s = String::from(
-        "cell,fabric,pattern,arg,traffic,commsize,metric,runs,seed,mean,sd,min,max,ci95_low,ci95_high,bw,seconds\n",
+        "cell,fabric,routing,pattern,arg,traffic,commsize,metric,runs,seed,mean,sd,min,max,ci95_low,ci95_high,bw,seconds\n",
     );
     let text = |r: &Value, k: &str| -> String {
         match r.get(k) {
@@ -25,14 +27,24 @@ pub fn summary_csv(records: &[&Value]) -> String {
             Some(v) => v.to_string(),
         }
     };
+    let fabric = |r: &Value| -> (String, String) {
+        let label = r.get("fabric").and_then(Value::as_str).unwrap_or("");
+        let (fabric, routing) = split_label(label);
+        (
+            csv_field(fabric),
+            routing.map(csv_field).unwrap_or_default(),
+        )
+    };
     for r in records {
+        let (fabric, routing) = fabric(r);
         let completion = r.get("result").and_then(|x| x.get("completion_s"));
         if completion.is_some() || r.get("pattern").and_then(Value::as_str) == Some("tasks") {
             let _ = writeln!(
                 s,
-                "{},{},tasks,{},,{},completion_s,,{},{},,,{},{},{},,{}",
+                "{},{},{},tasks,{},,{},completion_s,,{},{},,,{},{},{},,{}",
                 text(r, "cell"),
-                text(r, "fabric"),
+                fabric,
+                routing,
                 text(r, "arg"),
                 text(r, "commsize"),
                 text(r, "seed"),
@@ -58,9 +70,10 @@ pub fn summary_csv(records: &[&Value]) -> String {
             .unwrap_or_default();
         let _ = writeln!(
             s,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             text(r, "cell"),
-            text(r, "fabric"),
+            fabric,
+            routing,
             text(r, "pattern"),
             text(r, "arg"),
             csv_field(&traffic_label(r)),
