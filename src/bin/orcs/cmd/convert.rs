@@ -1,8 +1,7 @@
 //! `orcs convert`: load any input (or its cables, routed by an engine), check its routes,
-//! write the requested format. Also
-//! writes `orcs gen`'s fabrics ([`write_fabric`]).
+//! write the requested format. Also writes `orcs gen`'s fabrics ([`write_fabric`]).
 
-use super::load;
+use super::{load, warn_all};
 use crate::cli::convert::{ConvertPlan, Routing};
 use crate::cli::files::OUTPUT;
 use crate::cli::values::FabricFormat;
@@ -37,9 +36,7 @@ fn reroute(input: &InputSpec, routing: &Routing) -> Result<LoadedFabric> {
     let cabling = busy(&format!("loading {}", input.path), false, || {
         load_cabling(input)
     })?;
-    for w in &cabling.warnings {
-        eprintln!("orcs: warning: {w}");
-    }
+    warn_all(&cabling.warnings);
     let table = busy(&format!("routing with {}", routing.engine), false, || {
         route_fabric(
             &cabling.fabric,
