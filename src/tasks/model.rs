@@ -126,6 +126,17 @@ impl ModelCounts {
     /// The counts of `spec`; random trees are drawn `samples` times (≥ 2) from the
     /// stream of `seed`. O(samples · n log n).
     pub fn of(spec: &TreeSpec, samples: u32, seed: u64) -> Result<ModelCounts, TreeError> {
+        Self::of_with_progress(spec, samples, seed, &|_| {})
+    }
+
+    /// [`ModelCounts::of`], calling `progress(1)` after each random tree drawn, so that
+    /// the many draws of big trees can show how far they are.
+    pub fn of_with_progress(
+        spec: &TreeSpec,
+        samples: u32,
+        seed: u64,
+        progress: &dyn Fn(u64),
+    ) -> Result<ModelCounts, TreeError> {
         match spec {
             TreeSpec::Layered(z) => {
                 let tree = TaskTree::layered(z)?;
@@ -155,6 +166,7 @@ impl ModelCounts {
                     sums[3] += d * d;
                     sums[4] += tree.depth() as f64;
                     sums[5] += tree.single_child() as f64;
+                    progress(1);
                 }
                 let k = f64::from(samples);
                 let se = |sum: f64, squares: f64| {
@@ -289,7 +301,22 @@ impl Description {
         samples: u32,
         seed: u64,
     ) -> Result<Description, ModelError> {
-        let counts = ModelCounts::of(spec, samples, seed)?;
+        Self::new_with_progress(spec, costs, source, machine, target, samples, seed, &|_| {})
+    }
+
+    /// [`Description::new`], calling `progress(1)` after each random tree drawn.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new_with_progress(
+        spec: &TreeSpec,
+        costs: &CostSpec,
+        source: CountSource,
+        machine: super::Machine,
+        target: super::LoadTarget,
+        samples: u32,
+        seed: u64,
+        progress: &dyn Fn(u64),
+    ) -> Result<Description, ModelError> {
+        let counts = ModelCounts::of_with_progress(spec, samples, seed, progress)?;
         let used = counts.from(source);
         let resolved = costs.resolve(used).ok_or(ModelError::Footprints {
             communication: match costs {

@@ -1343,6 +1343,14 @@ fn long_steps_show_progress_on_a_terminal_and_nothing_on_a_pipe() {
     }
     let check = on_terminal(&format!("{orcs_exe} check -i {fabric}"));
     assert!(check.contains("/512 destinations (ETA"), "{check}");
+    // The random trees that `tasks describe` draws to count a model.
+    let describe = on_terminal(&format!(
+        "{orcs_exe} tasks describe --tree n=2000,s=0 --samples 300"
+    ));
+    assert!(
+        describe.contains("counting random trees") && describe.contains("/300 trees (ETA"),
+        "{describe}"
+    );
     // On a pipe (as the tests run it) nothing is drawn: standard error holds only the
     // summary.
     let piped = orcs(&["gen", "kary-ntree:k=8,n=3", "-o", fabric]).ok();

@@ -46,8 +46,16 @@ fn machine(nodes: u32, bandwidth: f64, power: f64, scheduler: Scheduler) -> Mach
 
 fn describe(plan: &DescribePlan) -> Result<ExitCode> {
     let m = &plan.machine;
-    let d = Description::new(
-        &plan.model.trees[0],
+    let tree = &plan.model.trees[0];
+    // Only random trees are drawn, `samples` times: big ones take minutes.
+    let draws = match tree {
+        TreeSpec::Preferential { .. } => u64::from(plan.model.samples.max(2)),
+        TreeSpec::Layered(_) => 0,
+    };
+    let bar = progress_bar_of(draws, "trees", draws == 0);
+    bar.set_message("counting random trees");
+    let d = Description::new_with_progress(
+        tree,
         &plan.model.costs[0],
         plan.model.counts,
         machine(
@@ -59,7 +67,9 @@ fn describe(plan: &DescribePlan) -> Result<ExitCode> {
         plan.load,
         plan.model.samples,
         plan.seed,
+        &|n| bar.inc(n),
     )?;
+    bar.finish_and_clear();
     let mut out = create(OUTPUT, plan.output.as_deref().unwrap_or("-"))?;
     match plan.format {
         Format::Json => tasks::describe_json(&mut out, &d)?,
