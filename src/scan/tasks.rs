@@ -363,6 +363,7 @@ pub(super) fn simulate_task_cell(
         LoadTarget::Computation(point.load),
         SAMPLES,
         seed,
+        &|_| {},
     )
     .map_err(|e| CellError::Tasks(e.to_string()))?;
     let model = TaskModel {

@@ -291,22 +291,10 @@ pub enum ModelError {
 
 impl Description {
     /// Describes `spec` with costs `costs` on `machine` at `target`, random trees
-    /// counted over `samples` draws from `seed`.
-    pub fn new(
-        spec: &TreeSpec,
-        costs: &CostSpec,
-        source: CountSource,
-        machine: super::Machine,
-        target: super::LoadTarget,
-        samples: u32,
-        seed: u64,
-    ) -> Result<Description, ModelError> {
-        Self::new_with_progress(spec, costs, source, machine, target, samples, seed, &|_| {})
-    }
-
-    /// [`Description::new`], calling `progress(1)` after each random tree drawn.
+    /// counted over `samples` draws from `seed`, calling `progress(1)` after each
+    /// ([`ModelCounts::of_with_progress`]).
     #[allow(clippy::too_many_arguments)]
-    pub fn new_with_progress(
+    pub fn new(
         spec: &TreeSpec,
         costs: &CostSpec,
         source: CountSource,

@@ -54,7 +54,7 @@ fn describe(plan: &DescribePlan) -> Result<ExitCode> {
     };
     let bar = progress_bar_of(draws, "trees", draws == 0);
     bar.set_message("counting random trees");
-    let d = Description::new_with_progress(
+    let d = Description::new(
         tree,
         &plan.model.costs[0],
         plan.model.counts,
@@ -199,6 +199,7 @@ fn simulate_on(
                 point.load,
                 plan.model.samples,
                 seed,
+                &|_| {},
             )?;
             let model = TaskModel {
                 tree: point.tree.tree_model()?,
