@@ -42,14 +42,11 @@ pub fn load_input(spec: &InputSpec) -> Result<LoadedFabric, LocatedError> {
     if spec.node_name_map.is_some() || spec.lmc_paths || spec.guid2lid.is_some() {
         return Err(LocatedError::new(
             &spec.path,
-            "--node-name-map, --guid2lid and --lmc-paths apply to InfiniBand dumps: give the forwarding tables with --lft",
+            "--node-name-map, --guid2lid and --lmc-paths apply to InfiniBand dumps: give the forwarding tables with --lft (orcs convert also takes a --routing engine instead)",
         ));
     }
     let mut reader = fabric::read_input(&spec.path)?;
-    let head = reader
-        .fill_buf()
-        .map_err(|e| LocatedError::new(&spec.path, format!("cannot read: {e}")))?;
-    if cache::is_cache(head) {
+    if cache::is_cache(peek(&mut reader, &spec.path)?) {
         return cache::read_cache(&mut reader, &spec.path);
     }
     // The same reader: standard input cannot be opened twice.
@@ -78,9 +75,7 @@ pub fn load_cabling(spec: &InputSpec) -> Result<Cabling, LocatedError> {
         ));
     }
     let mut reader = fabric::read_input(&spec.path)?;
-    let head = reader
-        .fill_buf()
-        .map_err(|e| LocatedError::new(&spec.path, format!("cannot read: {e}")))?;
+    let head = peek(&mut reader, &spec.path)?;
     let is_cache = cache::is_cache(head);
     if is_cache || starts_like_dot(head) {
         if spec.node_name_map.is_some() {
@@ -121,6 +116,14 @@ pub fn load_cabling(spec: &InputSpec) -> Result<Cabling, LocatedError> {
         ..ConvertOptions::default()
     };
     Ok(cabling(&topo, &options, &spec.path)?)
+}
+
+/// The start of the input `reader` reads from `path`, without consuming it (standard
+/// input cannot be opened twice, so the same reader parses it afterwards).
+fn peek<'r>(reader: &'r mut Box<dyn BufRead + Send>, path: &str) -> Result<&'r [u8], LocatedError> {
+    reader
+        .fill_buf()
+        .map_err(|e| LocatedError::new(path, format!("cannot read: {e}")))
 }
 
 /// Whether the start of a file reads as Graphviz dot: after blank lines and comments
