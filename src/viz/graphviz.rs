@@ -6,7 +6,7 @@
 
 use crate::fabric::write::dot_id;
 use crate::report::congestion_color;
-use crate::viz::draw::ImageFormat;
+use crate::viz::draw::{self, ColorScale, ImageFormat};
 use crate::viz::error::VizError;
 use crate::viz::map::{hottest, levels, pick_layout, visible_cables, CongestionGraph, Layout};
 use crate::viz::map::{Cable, MapOptions};
@@ -24,20 +24,26 @@ pub fn graphviz_program(graph: &CongestionGraph) -> &'static str {
     }
 }
 
-/// The map as an undirected dot document for `dot` or `neato` (see [`graphviz_program`]):
-/// one edge per cable, coolest first, with `get_cable_cong`'s `color="h s v"` of the
-/// larger direction for cables with traffic (light grey for unused ones), `penwidth`
+/// The map as an undirected dot document for `dot` or `neato` (see [`graphviz_program`]),
+/// drawn within `width` × `height` pixels: one edge per cable, coolest first, coloured by
+/// the options' scale by the larger direction's value for cables with traffic
+/// (`get_cable_cong`'s `color="h s v"` with [`ColorScale::Orcs`]; light grey for unused
+/// ones), `penwidth`
 /// 1 + 5·value, the N hottest labelled with their value; hosts as points (hidden with
 /// `switches_only`); for the layered layout, levels as `rank=same` groups with the hosts
 /// at the bottom. O(nodes + cables log cables).
-pub fn graphviz_source(graph: &CongestionGraph, options: &MapOptions) -> String {
+pub fn graphviz_source(
+    graph: &CongestionGraph,
+    options: &MapOptions,
+    (width, height): (u32, u32),
+) -> String {
     let kind = options.layout.unwrap_or_else(|| pick_layout(graph));
     let shown: Vec<Option<(f64, f64)>> = (0..graph.num_nodes() as u32)
         .map(|v| (!(options.switches_only && graph.host(v))).then_some((0.0, 0.0)))
         .collect();
     let level = levels(graph, &graph.adjacency());
     let mut s = String::from("graph congestion_map {\n");
-    write_graph_attributes(&mut s, graph, options, kind);
+    write_graph_attributes(&mut s, graph, options, kind, (width, height));
     write_nodes(&mut s, graph, &shown);
     if kind == Layout::Layered {
         write_levels(&mut s, graph, &shown, &level);
@@ -48,33 +54,51 @@ pub fn graphviz_source(graph: &CongestionGraph, options: &MapOptions) -> String 
         labelled[i] = true;
     }
     for (c, &label) in cables.iter().zip(&labelled) {
-        write_cable(&mut s, graph, &level, c, label);
+        write_cable(&mut s, graph, &level, c, label, options.colors);
     }
     s.push_str("}\n");
     s
 }
 
-/// The graph's caption (title and color scale with the largest count) and the layout's
-/// settings, then the default node style (switches as dark boxes).
+/// Graphviz's resolution: 96 pixels to the inch, as browsers take it.
+const DPI: u32 = 96;
+
+/// The graph's caption (title and colour scale with the largest count), its size, the
+/// layout's settings, then the default node style (switches as dark boxes).
+///
+/// The drawing is scaled to fit `width` × `height` pixels (`size` in inches at
+/// [`DPI`]). A layered map fills the box exactly (`ratio=fill`): a fat tree's levels are
+/// much wider than they are high, and scaling both axes alike would flatten it into a
+/// strip a few pixels high. A force-directed map keeps its proportions and touches the
+/// box on one side.
 fn write_graph_attributes(
     s: &mut String,
     graph: &CongestionGraph,
     options: &MapOptions,
     kind: Layout,
+    (width, height): (u32, u32),
 ) {
     let max = graph.edges.iter().map(|e| e.count).max().unwrap_or(0);
     let title = options
         .title
         .as_deref()
         .map_or(String::new(), |t| format!("{t}\\n"));
-    let label = format!("{title}color: scaled congestion 0 (green) to 1 (red) = count {max}");
+    let (cool, hot) = options.colors.ends();
+    let label = format!("{title}color: scaled congestion 0 ({cool}) to 1 ({hot}) = count {max}");
     let _ = writeln!(
         s,
         "  graph [label={}, labelloc=t, outputorder=edgesfirst];",
         dot_id(&label)
     );
+    let inches = |pixels: u32| f64::from(pixels) / f64::from(DPI);
+    let _ = writeln!(
+        s,
+        "  graph [size=\"{:.4},{:.4}!\", dpi={DPI}, pad=0.1];",
+        inches(width),
+        inches(height)
+    );
     if kind == Layout::Layered {
-        s.push_str("  graph [rankdir=BT, splines=line, ranksep=1.2];\n");
+        s.push_str("  graph [rankdir=BT, splines=line, ranksep=1.2, ratio=fill];\n");
     } else {
         s.push_str("  graph [overlap=false];\n");
     }
@@ -123,17 +147,27 @@ fn write_levels(
     }
 }
 
-/// One cable as an edge from its lower-level end: color, width, value, a tooltip with
+/// One cable as an edge from its lower-level end: colour, width, value, a tooltip with
 /// its ports and count, and its value as label when `labelled`.
-fn write_cable(s: &mut String, graph: &CongestionGraph, level: &[u32], c: &Cable, labelled: bool) {
+fn write_cable(
+    s: &mut String,
+    graph: &CongestionGraph,
+    level: &[u32],
+    c: &Cable,
+    labelled: bool,
+    colors: ColorScale,
+) {
     let (mut a, mut b) = (c.a as usize, c.b as usize);
     if level[a] > level[b] {
         (a, b) = (b, a);
     }
     let color = if c.count == 0 {
         "0.000000 0.000000 0.800000".to_string()
-    } else {
+    } else if colors == ColorScale::Orcs {
         congestion_color(c.value)
+    } else {
+        let rgb = colors.rgb(c.value);
+        format!("#{:02x}{:02x}{:02x}", rgb.0, rgb.1, rgb.2)
     };
     let keys: Vec<&str> = (c.edges.iter().flatten())
         .filter_map(|&e| graph.edges[e].label.as_deref())
@@ -167,12 +201,46 @@ pub fn find_program(name: &str) -> Option<PathBuf> {
 
 /// Lays out and draws the dot document `source` with `program` as `format` bytes.
 /// The input is written from another thread so that a large picture on Graphviz's
-/// output cannot block it.
+/// output cannot block it. Graphviz's SVG gives its size in points of 1/72 inch; at
+/// [`DPI`] the numbers are the pixels asked for, so they are given as pixels, and a PDF
+/// is that SVG converted ([`draw::svg_to_pdf`]), as for the built-in renderer.
 pub fn render(program: &Path, source: &str, format: ImageFormat) -> Result<Vec<u8>, VizError> {
-    let kind = match format {
-        ImageFormat::Svg => "-Tsvg",
-        ImageFormat::Png => "-Tpng",
+    match format {
+        ImageFormat::Svg => run(program, source, "-Tsvg").map(pixel_size),
+        ImageFormat::Png => run(program, source, "-Tpng"),
+        ImageFormat::Pdf => draw::svg_to_pdf(&pixel_size(run(program, source, "-Tsvg")?)),
+    }
+}
+
+/// The SVG document `svg` with the `pt` unit dropped from the root element's width and
+/// height, which makes them pixels.
+fn pixel_size(mut svg: Vec<u8>) -> Vec<u8> {
+    let Some(start) = find(&svg, b"<svg") else {
+        return svg;
     };
+    for attribute in [&b" width=\""[..], &b" height=\""[..]] {
+        let end = start + find(&svg[start..], b">").unwrap_or(svg.len() - start);
+        let Some(at) = find(&svg[start..end], attribute) else {
+            continue;
+        };
+        let value = start + at + attribute.len();
+        let Some(close) = find(&svg[value..end], b"\"") else {
+            continue;
+        };
+        if svg[value..value + close].ends_with(b"pt") {
+            svg.drain(value + close - 2..value + close);
+        }
+    }
+    svg
+}
+
+/// Where `needle` first occurs in `haystack`.
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+/// Runs `program` with the output flag `kind` on `source`, returning what it printed.
+fn run(program: &Path, source: &str, kind: &str) -> Result<Vec<u8>, VizError> {
     let mut child = Command::new(program)
         .arg(kind)
         .stdin(Stdio::piped())
@@ -213,6 +281,20 @@ mod tests {
     }
 
     #[test]
+    fn graphviz_svg_sizes_become_pixels() {
+        let svg = b"<?xml version=\"1.0\"?>\n<svg width=\"1200pt\" height=\"34pt\"\n viewBox=\"0 0 900 25\"><g/></svg>";
+        let fixed = String::from_utf8(pixel_size(svg.to_vec())).unwrap();
+        assert!(
+            fixed.contains("<svg width=\"1200\" height=\"34\"\n viewBox=\"0 0 900 25\">"),
+            "{fixed}"
+        );
+        // Only the root element's size, and only a size in points, changes.
+        let other = b"<svg width=\"5cm\" height=\"2\"><rect width=\"3pt\"/></svg>".to_vec();
+        assert_eq!(pixel_size(other.clone()), other);
+        assert_eq!(pixel_size(b"<svg".to_vec()), b"<svg".to_vec());
+    }
+
+    #[test]
     fn layered_maps_go_to_dot_and_others_to_neato() {
         assert_eq!(graphviz_program(&tree()), "dot");
         assert_eq!(graphviz_program(&ring()), "neato");
@@ -231,9 +313,10 @@ mod tests {
         let options = MapOptions {
             top_labels: 3,
             title: Some("a \"ring\"".into()),
+            colors: ColorScale::Orcs,
             ..Default::default()
         };
-        let text = graphviz_source(&g, &options);
+        let text = graphviz_source(&g, &options, (960, 480));
         let (mut edges, nodes) = dot_view(&text);
         assert_eq!((edges.len(), nodes.len()), (8, 8), "{text}");
         assert_eq!(text.matches("label=\"").count(), 1 + 3, "{text}");
@@ -246,11 +329,34 @@ mod tests {
             );
         }
         assert_eq!(edges[7].1, congestion_color(1.0));
-        let text = graphviz_source(&tree(), &with(&options, |o| o.switches_only = true));
+        assert!(text.contains("0 (green) to 1 (red) = count 21"), "{text}");
+        // 960 × 480 pixels at 96 per inch; a ring keeps its proportions.
+        assert!(text.contains("size=\"10.0000,5.0000!\", dpi=96"), "{text}");
+        assert!(!text.contains("ratio=fill"), "{text}");
+        // Other scales give each cable the scale's colour of its value, as the built-in
+        // renderer does.
+        let viridis = with(&options, |o| o.colors = ColorScale::Viridis);
+        let (mut edges, _) = dot_view(&graphviz_source(&g, &viridis, (960, 480)));
+        edges.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for (i, (_, color)) in edges.iter().enumerate().skip(1) {
+            let rgb = ColorScale::Viridis.rgb((3 * i) as f32 / 21.0);
+            assert_eq!(*color, format!("#{:02x}{:02x}{:02x}", rgb.0, rgb.1, rgb.2));
+        }
+        let text = graphviz_source(
+            &tree(),
+            &with(&options, |o| o.switches_only = true),
+            (960, 480),
+        );
+        assert!(text.contains("ratio=fill"), "{text}");
         let (edges, nodes) = dot_view(&text);
         assert_eq!((edges.len(), nodes.len()), (4, 4), "{text}");
         assert!(nodes.iter().all(|n| !n.starts_with('H')), "{text}");
         assert!(text.contains("rank=same") && text.contains("rankdir=BT"));
-        assert_eq!(dot_view(&graphviz_source(&tree(), &options)).1.len(), 8);
+        assert_eq!(
+            dot_view(&graphviz_source(&tree(), &options, (960, 480)))
+                .1
+                .len(),
+            8
+        );
     }
 }

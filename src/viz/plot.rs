@@ -4,7 +4,7 @@
 
 use crate::engine::metric::MetricKind;
 use crate::report::results::ResultDoc;
-use crate::viz::draw::{draw_err, render, Figure, ImageFormat, FONT};
+use crate::viz::draw::{draw_err, render, Chart, Figure, ImageFormat, FONT};
 use crate::viz::error::VizError;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -271,12 +271,27 @@ pub fn render_plot(plot: &HistogramPlot, format: ImageFormat) -> Result<Vec<u8>,
     render(plot, format, PLOT_SIZE.0, PLOT_SIZE.1)
 }
 
-/// Shortest decimal text for a tick or legend value.
+impl Chart for HistogramPlot {
+    fn title_mut(&mut self) -> &mut String {
+        &mut self.title
+    }
+    fn natural_size(&self) -> (u32, u32) {
+        PLOT_SIZE
+    }
+}
+
+/// Shortest decimal text for a tick value: at most four decimals, no trailing zeros
+/// (0.5, not 0.5000; 2, not 2.0000).
 fn number(x: f64) -> String {
     if x == x.round() && x.abs() < 1e9 {
         format!("{}", x as i64)
     } else {
-        format!("{x:.4}")
+        let fixed = format!("{x:.4}");
+        let trimmed = fixed.trim_end_matches('0').trim_end_matches('.');
+        match trimmed {
+            "-0" => "0".to_string(),
+            t => t.to_string(),
+        }
     }
 }
 
@@ -376,6 +391,17 @@ fn legend_text(s: &Series) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ticks_drop_trailing_zeros() {
+        assert_eq!(number(0.5), "0.5");
+        assert_eq!(number(1.25), "1.25");
+        assert_eq!(number(0.1 + 0.2), "0.3");
+        assert_eq!(number(2.0), "2");
+        assert_eq!(number(0.123456), "0.1235");
+        assert_eq!(number(-0.00001), "0");
+        assert_eq!(number(-1.5), "-1.5");
+    }
 
     #[test]
     fn integer_bins_are_per_value_or_wide() {

@@ -5,7 +5,7 @@
 use crate::queueing::sweep::{short_number, Axis, Point};
 use crate::queueing::Architecture;
 use crate::report::queue::Context;
-use crate::viz::draw::{draw_err, render, Figure, ImageFormat, FONT};
+use crate::viz::draw::{draw_err, render, Chart, Figure, ImageFormat, FONT};
 use crate::viz::error::VizError;
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -130,8 +130,17 @@ pub fn render_latency_plot(plot: &LatencyPlot, format: ImageFormat) -> Result<Ve
     render(plot, format, PLOT_SIZE.0, PLOT_SIZE.1)
 }
 
+impl Chart for LatencyPlot {
+    fn title_mut(&mut self) -> &mut String {
+        &mut self.title
+    }
+    fn natural_size(&self) -> (u32, u32) {
+        PLOT_SIZE
+    }
+}
+
 /// The chart of a [`LatencyPlot`] on any backend.
-type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+type Axes<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
 impl LatencyPlot {
     /// The x and y ranges of the chart: every point and interval, padded; y from 0 at the
@@ -179,7 +188,7 @@ impl LatencyPlot {
     /// The grid, the axes and their labels (powers of two on a log₂ x axis).
     fn draw_mesh<'a, DB: DrawingBackend + 'a>(
         &self,
-        chart: &mut Chart<'a, DB>,
+        chart: &mut Axes<'a, DB>,
         x_range: (f64, f64),
     ) -> Result<(), VizError> {
         let log2 = self.log2_x;
@@ -218,7 +227,7 @@ impl LatencyPlot {
     /// The legend: every series, and the mark of the simulated means when there are any.
     fn draw_legend<'a, DB: DrawingBackend + 'a>(
         &self,
-        chart: &mut Chart<'a, DB>,
+        chart: &mut Axes<'a, DB>,
     ) -> Result<(), VizError> {
         if let Some(conf) = self.confidence {
             let bar = BLACK.stroke_width(2);
@@ -263,7 +272,7 @@ impl Figure for LatencyPlot {
 /// One series: its analytical line (dashed for blocking networks) with a dot per point,
 /// and its simulated means as crosses with their intervals as error bars.
 fn draw_series<'a, DB: DrawingBackend + 'a>(
-    chart: &mut Chart<'a, DB>,
+    chart: &mut Axes<'a, DB>,
     s: &LatencySeries,
 ) -> Result<(), VizError> {
     let color = PALETTE[s.color % PALETTE.len()];

@@ -3,7 +3,7 @@
 //! imbalance, latency and bandwidth (on a fabric: wire time and contention).
 
 use crate::trace::replay::Replay;
-use crate::viz::draw::{draw_err, render, Figure, ImageFormat, FONT};
+use crate::viz::draw::{draw_err, render, Chart, Figure, ImageFormat, FONT};
 use crate::viz::error::VizError;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -99,10 +99,20 @@ pub fn replay_plot(trace: &str, replay: &Replay) -> ReplayPlot {
     }
 }
 
-/// Renders `plot` as `format` bytes.
+/// Renders `plot` as `format` bytes of its [`Chart::natural_size`].
 pub fn render_replay_plot(plot: &ReplayPlot, format: ImageFormat) -> Result<Vec<u8>, VizError> {
-    let height = 40 + PANEL_HEIGHT * plot.panels.len().max(1) as u32;
-    render(plot, format, WIDTH, height)
+    let (width, height) = plot.natural_size();
+    render(plot, format, width, height)
+}
+
+impl Chart for ReplayPlot {
+    fn title_mut(&mut self) -> &mut String {
+        &mut self.title
+    }
+    /// 1,100 pixels wide; 40 for the title and 300 per family panel high.
+    fn natural_size(&self) -> (u32, u32) {
+        (WIDTH, 40 + PANEL_HEIGHT * self.panels.len().max(1) as u32)
+    }
 }
 
 impl Figure for ReplayPlot {
@@ -113,7 +123,7 @@ impl Figure for ReplayPlot {
             .draw_text(
                 &self.title,
                 &TextStyle::from((FONT, 18)).pos(centre),
-                (WIDTH as i32 / 2, 20),
+                (area.dim_in_pixel().0 as i32 / 2, 20),
             )
             .map_err(draw_err)?;
         let rows = body.split_evenly((self.panels.len().max(1), 1));

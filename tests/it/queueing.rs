@@ -700,8 +700,8 @@ fn bad_flags_are_named() {
     orcs(&["queue", "--simulate", "--confidence", "100"]).fails_with(1, &["--confidence"]);
     orcs(&["queue", "--open", "--simulate", "--sim-sources", "blocking"])
         .fails_with(1, &["--sim-sources blocking", "--open"]);
-    orcs(&["queue", "--plot", "x.pdf", "--rate", "1,2"])
-        .fails_with(1, &["--plot 'x.pdf'", ".svg or .png"]);
+    orcs(&["queue", "--plot", "x.eps", "--rate", "1,2"])
+        .fails_with(1, &["--plot 'x.eps'", ".svg, .png or .pdf"]);
     orcs(&["queue", "--plot", "x.svg"]).fails_with(1, &["--plot", "swept parameter"]);
     orcs(&["queue", "--sweep", "speed"]).fails_with(1, &["--sweep", "clusters, rate, size"]);
 }

@@ -179,8 +179,8 @@ fn the_picture_has_a_panel_per_family_and_refuses_unknown_formats() {
     assert!(std::fs::read_to_string(&out)
         .unwrap()
         .contains("105 configurations"));
-    orcs(&["trace", "classify", META, "--plot", "classes.pdf"])
-        .fails_with(1, &["--plot", ".svg or .png"]);
+    orcs(&["trace", "classify", META, "--plot", "classes.eps"])
+        .fails_with(1, &["--plot", ".svg, .png or .pdf"]);
 }
 
 #[test]

@@ -30,6 +30,8 @@ pub(crate) use layout::pick_layout;
 pub use layout::{layout, Layout, Positions};
 pub use render::render_map;
 
+use crate::viz::draw::ColorScale;
+
 /// What the map shows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MapOptions {
@@ -43,6 +45,8 @@ pub struct MapOptions {
     pub title: Option<String>,
     /// The layout; `None` picks it with [`pick_layout`].
     pub layout: Option<Layout>,
+    /// The colours of the cables by scaled congestion.
+    pub colors: ColorScale,
 }
 
 impl Default for MapOptions {
@@ -53,6 +57,7 @@ impl Default for MapOptions {
             legend: true,
             title: None,
             layout: None,
+            colors: ColorScale::default(),
         }
     }
 }
@@ -203,7 +208,10 @@ mod tests {
             assert_eq!(svg(&g, &o), svg(&g, &o));
             let png = |g| render_map(g, &o, ImageFormat::Png, 320, 240).unwrap();
             assert_eq!(png(&g), png(&g));
-            assert_eq!(graphviz_source(&g, &o), graphviz_source(&g, &o));
+            assert_eq!(
+                graphviz_source(&g, &o, (640, 480)),
+                graphviz_source(&g, &o, (640, 480))
+            );
         }
     }
 
@@ -249,7 +257,7 @@ mod tests {
                         render_map(g, &o, ImageFormat::Svg, w, h).unwrap();
                         render_map(g, &o, ImageFormat::Png, w, h).unwrap();
                     }
-                    dot_view(&graphviz_source(g, &o));
+                    dot_view(&graphviz_source(g, &o, (640, 480)));
                 }
             }
         }

@@ -2,7 +2,7 @@
 //! plotters as SVG or PNG, with no program to install. Every cable is colored and sized
 //! by its congestion, the hottest drawn last and labelled, with a color bar for the scale.
 
-use crate::viz::draw::{self, congestion_rgb, draw_err, Figure, ImageFormat, FONT};
+use crate::viz::draw::{self, draw_err, ColorScale, Figure, ImageFormat, FONT};
 use crate::viz::error::VizError;
 use crate::viz::map::{
     hottest, layout, visible_cables, Cable, CongestionGraph, MapOptions, Positions,
@@ -100,7 +100,7 @@ impl<'a> MapFigure<'a> {
     }
 
     /// The cables in list order (coolest first, so the hottest lie on top): unused ones
-    /// thin and light grey, the others colored by [`congestion_rgb`] and wider when
+    /// thin and light grey, the others coloured by the options' scale and wider when
     /// hotter, the widest stroke narrowing on maps with many cables. Self-loops are not
     /// drawn.
     fn draw_cables<DB: DrawingBackend>(
@@ -116,7 +116,7 @@ impl<'a> MapFigure<'a> {
                 (UNUSED, 1)
             } else {
                 (
-                    congestion_rgb(c.value),
+                    self.options.colors.rgb(c.value),
                     1 + (c.value as f64 * (widest - 1.0)).round() as u32,
                 )
             };
@@ -129,18 +129,13 @@ impl<'a> MapFigure<'a> {
         Ok(())
     }
 
-    /// The shown nodes: hosts as dots, switches as squares, named below when there are
-    /// at most 32 switches.
+    /// The shown nodes: hosts as dots, switches as squares.
     fn draw_nodes<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
         frame: &Frame,
     ) -> Result<(), VizError> {
         let points = &self.positions.points;
-        let switches = (points.iter().enumerate())
-            .filter(|(v, p)| p.is_some() && !self.graph.host(*v as u32))
-            .count();
-        let grey = centered_text().color(&RGBColor(70, 70, 70));
         for (v, p) in points.iter().enumerate() {
             let (x, y) = self.at(frame, v as u32);
             if p.is_none() {
@@ -156,18 +151,105 @@ impl<'a> MapFigure<'a> {
                 SWITCH.filled(),
             ))
             .map_err(draw_err)?;
-            if switches <= 32 {
-                boxed(area, &self.graph.names[v], &grey, (x, y + s + 8))?;
+        }
+        Ok(())
+    }
+
+    /// The labels: the values of the top-N hottest cables at their middles, hottest
+    /// first, then the switch names below the switches when there are at most 32. Each
+    /// is placed by [`place_labels`] so that no two overlap (nor the title or the legend);
+    /// one that finds no free place is left out, the least important first.
+    fn draw_labels<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        frame: &Frame,
+        cables: &[Cable],
+    ) -> Result<(), VizError> {
+        let centered = centered_text();
+        let grey = centered_text().color(&RGBColor(70, 70, 70));
+        let mut labels: Vec<(String, &TextStyle, (i32, i32))> = Vec::new();
+        for i in hottest(cables, self.options.top_labels) {
+            let (a, b) = (self.at(frame, cables[i].a), self.at(frame, cables[i].b));
+            let text = format!("{:.3}", cables[i].value);
+            labels.push((text, &centered, ((a.0 + b.0) / 2, (a.1 + b.1) / 2)));
+        }
+        let points = &self.positions.points;
+        let switches: Vec<usize> = (0..points.len())
+            .filter(|&v| points[v].is_some() && !self.graph.host(v as u32))
+            .collect();
+        if switches.len() <= 32 {
+            for v in switches {
+                let (x, y) = self.at(frame, v as u32);
+                let name = self.graph.names[v].clone();
+                labels.push((name, &grey, (x, y + frame.side / 2 + 8)));
+            }
+        }
+        let mut wanted = Vec::with_capacity(labels.len());
+        for (text, style, at) in &labels {
+            let (w, h) = area.estimate_text_size(text, style).map_err(draw_err)?;
+            wanted.push((*at, (w as i32 / 2 + 2, h as i32 / 2 + 1)));
+        }
+        let mut taken = Vec::new();
+        if self.options.title.is_some() {
+            taken.push([0, 0, frame.w, frame.top - frame.pad]);
+        }
+        if self.options.legend {
+            taken.push([frame.w - 100, 0, frame.w, frame.h]);
+        }
+        let placed = place_labels(&wanted, (frame.w, frame.h), taken);
+        for ((text, style, _), at) in labels.iter().zip(placed) {
+            if let Some(at) = at {
+                boxed(area, text, style, at)?;
             }
         }
         Ok(())
     }
 }
 
+/// A box of pixels, `[x0, y0, x1, y1]`, the far edges excluded.
+type PixelBox = [i32; 4];
+
+/// A label to place: the point it wants as its centre, and its half width and height.
+type WantedLabel = ((i32, i32), (i32, i32));
+
+/// Where the labels go: label `i` wants to be centred at `wanted[i].0` and has half
+/// width and half height `wanted[i].1`. In order (the most important first), each takes
+/// the first of five places, at its point or one box-height above or below or one
+/// box-width left or right of it, where its box lies on the `(width, height)` canvas and
+/// overlaps neither a label placed before nor a box of `taken`; a label with no such
+/// place gets `None`. O(n² ) box comparisons for n labels.
+fn place_labels(
+    wanted: &[WantedLabel],
+    (width, height): (i32, i32),
+    mut taken: Vec<PixelBox>,
+) -> Vec<Option<(i32, i32)>> {
+    let overlaps =
+        |a: &PixelBox, b: &PixelBox| a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+    wanted
+        .iter()
+        .map(|&((x, y), (hw, hh))| {
+            let (dx, dy) = (2 * hw + 2, 2 * hh + 2);
+            let place = [(0, 0), (0, -dy), (0, dy), (-dx, 0), (dx, 0)]
+                .into_iter()
+                .map(|(ox, oy)| (x + ox, y + oy))
+                .find(|&(cx, cy)| {
+                    let b = [cx - hw, cy - hh, cx + hw, cy + hh];
+                    b[0] >= 0
+                        && b[1] >= 0
+                        && b[2] <= width
+                        && b[3] <= height
+                        && !taken.iter().any(|t| overlaps(t, &b))
+                })?;
+            taken.push([place.0 - hw, place.1 - hh, place.0 + hw, place.1 + hh]);
+            Some(place)
+        })
+        .collect()
+}
+
 impl Figure for MapFigure<'_> {
     /// Cables (see [`MapFigure::draw_cables`]), switches as squares, hosts as dots,
-    /// switch names when there are at most 32, the top-N labels, the title and the
-    /// legend. O(nodes + cables log cables).
+    /// the labels (see [`MapFigure::draw_labels`]), the title and the legend.
+    /// O(nodes + cables log cables + labels²).
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), VizError> {
         let points = &self.positions.points;
         let shown = points.iter().filter(|p| p.is_some()).count();
@@ -175,12 +257,8 @@ impl Figure for MapFigure<'_> {
         let cables = visible_cables(self.graph, points);
         self.draw_cables(area, &frame, &cables)?;
         self.draw_nodes(area, &frame)?;
+        self.draw_labels(area, &frame, &cables)?;
         let centered = centered_text();
-        for i in hottest(&cables, self.options.top_labels) {
-            let (a, b) = (self.at(&frame, cables[i].a), self.at(&frame, cables[i].b));
-            let text = format!("{:.3}", cables[i].value);
-            boxed(area, &text, &centered, ((a.0 + b.0) / 2, (a.1 + b.1) / 2))?;
-        }
         if shown == 0 {
             area.draw_text("no nodes to draw", &centered, (frame.w / 2, frame.h / 2))
                 .map_err(draw_err)?;
@@ -195,7 +273,7 @@ impl Figure for MapFigure<'_> {
         if self.options.legend {
             let max = self.graph.edges.iter().map(|e| e.count).max().unwrap_or(0);
             let bar = (frame.w - 100, frame.top, frame.h - frame.pad - 12);
-            legend(area, bar, max)?;
+            legend(area, bar, max, self.options.colors)?;
         }
         Ok(())
     }
@@ -221,13 +299,14 @@ fn legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     (x, y0, y1): (i32, i32, i32),
     max: u64,
+    colors: ColorScale,
 ) -> Result<(), VizError> {
     let (y0, y1) = (y0 + 10, (y1 - 24).max(y0 + 30));
     let steps = 64;
     let span = (y1 - y0) as f64;
     for s in 0..steps {
         let (a, b) = (s as f64 / steps as f64, (s + 1) as f64 / steps as f64);
-        let c = congestion_rgb(s as f32 / (steps - 1) as f32);
+        let c = colors.rgb(s as f32 / (steps - 1) as f32);
         let (top, bottom) = (
             y1 - (b * span).round() as i32,
             y1 - (a * span).round() as i32,
@@ -273,7 +352,7 @@ pub fn render_map(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::viz::map::fixtures::{ring, svg, tree, with};
+    use crate::viz::map::fixtures::{graph, ring, svg, tree, with};
 
     fn stroke(c: RGBColor) -> String {
         format!("stroke=\"#{:02X}{:02X}{:02X}\"", c.0, c.1, c.2)
@@ -298,14 +377,14 @@ mod tests {
         assert_eq!(s.matches("<polyline").count(), 8, "{s}");
         for (value, cables) in [(1.0, 1), (0.5, 1), (0.25, 1)] {
             assert_eq!(
-                s.matches(&stroke(congestion_rgb(value))).count(),
+                s.matches(&stroke(bare.colors.rgb(value))).count(),
                 cables,
                 "{value}"
             );
         }
         assert_eq!(s.matches(&stroke(UNUSED)).count(), 5);
         // Drawn last: the hottest cable lies on top of the others.
-        assert!(s.rfind("<polyline").unwrap() <= s.find(&stroke(congestion_rgb(1.0))).unwrap());
+        assert!(s.rfind("<polyline").unwrap() <= s.find(&stroke(bare.colors.rgb(1.0))).unwrap());
         assert!(s.contains(&txt("1.000")) && s.contains(&txt("0.500")));
         assert!(!s.contains(&txt("0.250")) && !s.contains("scaled congestion"));
         assert_eq!(s.matches("<circle").count(), 4);
@@ -313,13 +392,162 @@ mod tests {
         assert!(titled.contains(&txt("fat tree")));
         let legend = svg(&g, &with(&bare, |o| o.legend = true));
         assert!(legend.contains("scaled congestion") && legend.contains("max count: 4"));
-        let fill = |c: f32| stroke(congestion_rgb(c)).replace("stroke", "fill");
+        let fill = |c: f32| stroke(bare.colors.rgb(c)).replace("stroke", "fill");
         assert!(legend.contains(&fill(0.0)) && legend.contains(&fill(1.0)));
         assert!(!s.contains(&fill(0.0)));
         let switches = svg(&g, &with(&bare, |o| o.switches_only = true));
         assert_eq!(switches.matches("<circle").count(), 0);
         assert_eq!(switches.matches("<polyline").count(), 4);
         assert!(!switches.contains(&txt("1.000")) && switches.contains(&txt("0.500")));
+    }
+
+    /// The colours of the used cables of a map, read from its SVG, in the order of their
+    /// values (the tree fixture's cables carry 0.25, 0.5 and 1.0).
+    fn cable_colors(colors: ColorScale) -> Vec<RGBColor> {
+        let s = svg(
+            &tree(),
+            &with(&MapOptions::default(), |o| o.colors = colors),
+        );
+        let mut found: Vec<(usize, RGBColor)> = [0.25, 0.5, 1.0]
+            .iter()
+            .map(|&v| {
+                let c = colors.rgb(v);
+                (s.find(&stroke(c)).expect("the cable is drawn"), c)
+            })
+            .collect();
+        // Cables are drawn coolest first.
+        found.sort_by_key(|&(at, _)| at);
+        found.into_iter().map(|(_, c)| c).collect()
+    }
+
+    #[test]
+    fn a_map_seen_with_deuteranopia_still_orders_low_to_high_load() {
+        use crate::viz::draw::vision::{delta_e, deuteranopia, lab};
+        for scale in [ColorScale::Viridis, ColorScale::Cividis] {
+            let seen: Vec<[f64; 3]> = cable_colors(scale)
+                .into_iter()
+                .map(|c| lab(deuteranopia(c)))
+                .collect();
+            // Lightness rises with the load as the reader sees it, and the coolest and the
+            // hottest cable stay far apart (a ΔE of 2.3 is just noticeable).
+            assert!(
+                seen[0][0] < seen[1][0] && seen[1][0] < seen[2][0],
+                "{scale:?}: {seen:?}"
+            );
+            assert!(delta_e(seen[0], seen[2]) > 50.0, "{scale:?}: {seen:?}");
+        }
+        // ORCS's green-to-red scale fails the same check: the hot red is seen darker than
+        // the cool green, and the two differ far less than for other readers.
+        let orcs: Vec<RGBColor> = cable_colors(ColorScale::Orcs);
+        let seen: Vec<[f64; 3]> = orcs.iter().map(|&c| lab(deuteranopia(c))).collect();
+        assert!(seen[2][0] < seen[0][0], "{seen:?}");
+        let normal = delta_e(lab(orcs[0]), lab(orcs[2]));
+        assert!(delta_e(seen[0], seen[2]) < normal / 3.0, "{seen:?}");
+    }
+
+    #[test]
+    fn labels_keep_their_point_when_free_and_move_or_go_when_not() {
+        let one = ((50, 50), (10, 5));
+        // Alone: at its point. Twice: the second goes one box-height up.
+        assert_eq!(place_labels(&[one], (200, 200), vec![]), [Some((50, 50))]);
+        assert_eq!(
+            place_labels(&[one, one], (200, 200), vec![]),
+            [Some((50, 50)), Some((50, 38))]
+        );
+        // Six at one point: the five places fill (point, above, below, left, right),
+        // the sixth is left out.
+        assert_eq!(
+            place_labels(&[one; 6], (200, 200), vec![]),
+            [
+                Some((50, 50)),
+                Some((50, 38)),
+                Some((50, 62)),
+                Some((28, 50)),
+                Some((72, 50)),
+                None
+            ]
+        );
+        // A box already taken, or the canvas edge, moves it too.
+        assert_eq!(
+            place_labels(&[one], (200, 200), vec![[0, 44, 200, 56]]),
+            [Some((50, 38))]
+        );
+        assert_eq!(
+            place_labels(&[one], (200, 200), vec![[0, 30, 200, 70]]),
+            [None]
+        );
+        assert_eq!(
+            place_labels(&[((5, 50), (10, 5))], (200, 200), vec![]),
+            [Some((27, 50))]
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn placed_labels_never_overlap_and_stay_on_the_canvas(
+            wanted in proptest::collection::vec(((0..300i32, 0..200i32), (1..40i32, 1..12i32)), 0..60),
+        ) {
+            let taken = vec![[250, 0, 300, 200]];
+            let placed = place_labels(&wanted, (300, 200), taken.clone());
+            proptest::prop_assert_eq!(placed.len(), wanted.len());
+            let mut boxes: Vec<PixelBox> = taken;
+            for (&(_, (hw, hh)), at) in wanted.iter().zip(&placed) {
+                let Some((x, y)) = *at else { continue };
+                let b = [x - hw, y - hh, x + hw, y + hh];
+                proptest::prop_assert!(b[0] >= 0 && b[1] >= 0 && b[2] <= 300 && b[3] <= 200);
+                for o in &boxes {
+                    proptest::prop_assert!(
+                        !(o[0] < b[2] && b[0] < o[2] && o[1] < b[3] && b[1] < o[3]),
+                        "{:?} overlaps {:?}", b, o
+                    );
+                }
+                boxes.push(b);
+            }
+        }
+    }
+
+    /// The label boxes of an SVG map: the translucent white rectangles behind labels.
+    fn label_boxes(svg: &str) -> Vec<[f64; 4]> {
+        svg.lines()
+            .filter(|l| l.starts_with("<rect") && l.contains("opacity=\"0.8\" fill=\"#FFFFFF\""))
+            .map(|l| {
+                let attr = |name: &str| -> f64 {
+                    let at = l.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+                    l[at..at + l[at..].find('"').unwrap()].parse().unwrap()
+                };
+                let (x, y) = (attr("x"), attr("y"));
+                [x, y, x + attr("width"), y + attr("height")]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn no_two_labels_of_a_crowded_map_overlap() {
+        // 24 switches in a ring, every cable labelled, on a small canvas: labels and
+        // switch names crowd each other.
+        let names: Vec<String> = (0..24).map(|i| format!("switch-{i}")).collect();
+        let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+        let links: Vec<_> = (0..24u32)
+            .map(|i| (i, (i + 1) % 24, 1 + u64::from(i), 1))
+            .collect();
+        let g = graph(&names, &links);
+        let options = MapOptions {
+            top_labels: 24,
+            title: Some("a crowded ring".into()),
+            ..Default::default()
+        };
+        let s = String::from_utf8(render_map(&g, &options, ImageFormat::Svg, 320, 240).unwrap())
+            .unwrap();
+        let boxes = label_boxes(&s);
+        assert!(boxes.len() >= 12, "{} labels drawn:\n{s}", boxes.len());
+        for (i, a) in boxes.iter().enumerate() {
+            for b in &boxes[..i] {
+                let overlap = a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+                assert!(!overlap, "label boxes {a:?} and {b:?} overlap");
+            }
+        }
+        // The hottest cable's value is always shown.
+        assert!(s.contains(&txt("1.000")));
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! Machine-readable outputs and pictures: JSON and CSV read back equal the in-memory
 //! results, the per-link table matches a hand computation, plots render without fonts,
 //! and `orcs map` draws with Graphviz when the program its layout needs is installed
-//! and without it otherwise (tested both ways whatever the machine has, through PATH).
+//! and without it otherwise (tested both ways whatever the machine has, through PATH),
+//! in the size, colours and title asked for, as SVG, PNG or PDF (read back by poppler).
 
 use crate::support::*;
 
@@ -322,7 +323,7 @@ fn plots_render_without_any_font_installed() {
 
 #[test]
 fn plot_flags_are_checked_before_the_run() {
-    orcs(&["-i", TWO, "--plot", "x.pdf"]).fails_with(1, &["--plot 'x.pdf'", ".svg or .png"]);
+    orcs(&["-i", TWO, "--plot", "x.eps"]).fails_with(1, &["--plot 'x.eps'", ".svg, .png or .pdf"]);
     orcs(&["-i", TWO, "--compare", "a.json"]).fails_with(1, &["--plot"]);
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.json");
@@ -476,8 +477,9 @@ fn maps_from_json_and_from_the_dot_map_agree() {
         .ok();
         svgs.push(std::fs::read_to_string(&out).unwrap());
     }
-    // SA→SB carries all 20 messages of the hot level: scaled 1.000, drawn red, labelled.
-    let red = orcs::viz::draw::congestion_rgb(1.0);
+    // SA→SB carries all 20 messages of the hot level: scaled 1.000, drawn in the top
+    // colour of the scale, labelled.
+    let red = orcs::viz::draw::ColorScale::Viridis.rgb(1.0);
     let red = format!("#{:02X}{:02X}{:02X}", red.0, red.1, red.2);
     for svg in &svgs {
         assert!(svg.contains("1.000"), "top label missing");
@@ -518,7 +520,7 @@ fn maps_from_json_and_from_the_dot_map_agree() {
     .ok();
     orcs(&["map", other.to_str().unwrap(), "-o", "x.svg"])
         .fails_with(1, &["no per-link congestion", "--metric get_cable_cong"]);
-    orcs(&["map", json.to_str().unwrap(), "-o", "x.jpg"]).fails_with(1, &[".svg or .png"]);
+    orcs(&["map", json.to_str().unwrap(), "-o", "x.jpg"]).fails_with(1, &[".svg, .png or .pdf"]);
 }
 
 /// Congestion results for `orcs map`, written into `dir`: the two-switch fixture (both
@@ -616,9 +618,9 @@ fn map_with_graphviz_draws_through_the_program_the_layout_needs() {
     let (only_dot, only_neato) = (only("dot"), only("neato"));
     let (two, tree) = map_inputs(dir.path());
     let out = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
-    // The hottest cable's color, HSV (0, 0.9, 0.9), as RGB; Graphviz may round each
-    // channel the other way.
-    let red = orcs::viz::draw::congestion_rgb(1.0);
+    // The hottest cable's colour, the top of the default scale (viridis); Graphviz may
+    // round each channel the other way.
+    let red = orcs::viz::draw::ColorScale::Viridis.rgb(1.0);
     let near_red = |svg: &str| {
         svg.match_indices("stroke=\"#").any(|(at, _)| {
             let Some(hex) = svg.get(at + 9..at + 15) else {
@@ -659,4 +661,281 @@ fn map_with_graphviz_draws_through_the_program_the_layout_needs() {
             .unwrap_or_else(|run| panic!("{}", run.describe()));
         assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "{input}: not a PNG");
     }
+}
+
+/// A PNG's width and height, from its header.
+fn png_size(png: &[u8]) -> (u32, u32) {
+    assert!(png.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG");
+    let word = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    (word(16), word(20))
+}
+
+/// What `program` (poppler's `pdfinfo` or `pdftotext`) prints about the PDF file `path`.
+fn poppler(program: &str, path: &str) -> String {
+    let mut command = std::process::Command::new(program);
+    command.arg(path);
+    if program == "pdftotext" {
+        command.arg("-");
+    }
+    let out = command.output().unwrap();
+    assert!(out.status.success(), "{program} {path}: {out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn maps_fit_the_size_asked_for_in_every_format_and_renderer() {
+    // A 512-host fat tree: its lowest level is 64 times wider than the tree is high, which
+    // Graphviz, left to itself, drew 17,095 × 586 pixels whatever --width and --height said.
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("k8.json");
+    let json = json.to_str().unwrap();
+    orcs(&[
+        "-i",
+        "topologies/kary-ntree-8-3.dmodk.dot.gz",
+        "-p",
+        "bisect",
+        "-n",
+        "5",
+        "--seed",
+        "1",
+        "--metric",
+        "get_cable_cong",
+        "--format",
+        "json",
+        "-o",
+        json,
+    ])
+    .ok();
+    let poppler_here = tools_present(&["pdfinfo", "pdftotext"], "ORCS_REQUIRE_POPPLER");
+    let mut renderers = vec!["builtin"];
+    if graphviz_present() {
+        renderers.push("graphviz");
+    }
+    for renderer in renderers {
+        for hosts in ["--hosts", "--switches-only"] {
+            let out = |ext: &str| {
+                dir.path()
+                    .join(format!("m.{ext}"))
+                    .to_str()
+                    .unwrap()
+                    .to_string()
+            };
+            let map = |ext: &str| {
+                let path = out(ext);
+                orcs(&[
+                    "map",
+                    json,
+                    "-o",
+                    &path,
+                    "--renderer",
+                    renderer,
+                    hosts,
+                    "--width",
+                    "600",
+                    "--height",
+                    "400",
+                ])
+                .ok();
+                std::fs::read(&path).unwrap()
+            };
+            let what = format!("--renderer {renderer} {hosts}");
+            // The picture fits in 600 × 400 and fills it: exactly for the built-in
+            // renderer, to within 1 % on one side for Graphviz, which rounds the scale.
+            let fits = |(w, h): (u32, u32)| {
+                let exact = renderer == "builtin";
+                w <= 600
+                    && h <= 400
+                    && if exact {
+                        (w, h) == (600, 400)
+                    } else {
+                        w >= 594 || h >= 396
+                    }
+            };
+            let png = png_size(&map("png"));
+            assert!(fits(png), "{what}: PNG {png:?}");
+            let svg_size = svg_size(&String::from_utf8(map("svg")).unwrap());
+            assert!(fits(svg_size), "{what}: SVG {svg_size:?}");
+            let pdf = map("pdf");
+            assert!(pdf.starts_with(b"%PDF-"), "{what}");
+            if poppler_here {
+                let info = poppler("pdfinfo", &out("pdf"));
+                // One page of the SVG's size in points.
+                let page = format!("{} x {} pts", svg_size.0, svg_size.1);
+                assert!(
+                    info.lines()
+                        .any(|l| l.starts_with("Page size:") && l.contains(&page)),
+                    "{what}: {info}"
+                );
+                assert!(
+                    info.lines().any(|l| l == "Pages:           1"),
+                    "{what}: {info}"
+                );
+                // The text is text: the title and the scale's caption read back.
+                let text = poppler("pdftotext", &out("pdf"));
+                let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                assert!(text.contains("congestion map of k8.json"), "{what}: {text}");
+                assert!(text.contains("scaled congestion"), "{what}: {text}");
+            }
+        }
+    }
+}
+
+#[test]
+fn map_colours_and_title_follow_the_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let (two, _) = map_inputs(dir.path());
+    let svg = |extra: &[&str]| {
+        let path = dir.path().join("c.svg");
+        let path = path.to_str().unwrap();
+        let mut args = vec!["map", two.as_str(), "-o", path, "--renderer", "builtin"];
+        args.extend(extra);
+        orcs(&args).ok();
+        std::fs::read_to_string(path).unwrap()
+    };
+    let fill = |c: RGBColor| format!("fill=\"#{:02X}{:02X}{:02X}\"", c.0, c.1, c.2);
+    use orcs::viz::draw::ColorScale;
+    use plotters::style::RGBColor;
+    // The legend's bar runs through the chosen scale, from 0 to 1.
+    for (flag, scale) in [
+        (None, ColorScale::Viridis),
+        (Some("cividis"), ColorScale::Cividis),
+        (Some("orcs"), ColorScale::Orcs),
+    ] {
+        let drawn = match flag {
+            Some(name) => svg(&["--colors", name]),
+            None => svg(&[]),
+        };
+        for c in [0.0, 1.0] {
+            assert!(drawn.contains(&fill(scale.rgb(c))), "{flag:?} at {c}");
+        }
+        let other = if scale == ColorScale::Orcs {
+            ColorScale::Viridis
+        } else {
+            ColorScale::Orcs
+        };
+        assert!(!drawn.contains(&fill(other.rgb(1.0))), "{flag:?}");
+    }
+    assert!(svg(&["--title", "Fig. 3: tree"]).contains("Fig. 3: tree"));
+    assert!(!svg(&["--title", ""]).contains("congestion map of"));
+    assert!(svg(&[]).contains("congestion map of two.json"));
+    orcs(&["map", &two, "-o", "x.svg", "--colors", "jet"])
+        .fails_with(1, &["--colors", "viridis, cividis, orcs"]);
+}
+
+/// The width and height of the root element of an SVG document.
+fn svg_size(svg: &str) -> (u32, u32) {
+    let root = &svg[svg.find("<svg").unwrap()..];
+    let root = &root[..root.find('>').unwrap()];
+    let attribute = |name: &str| -> u32 {
+        let at = root.find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+        root[at..at + root[at..].find('"').unwrap()]
+            .parse()
+            .unwrap()
+    };
+    (attribute("width"), attribute("height"))
+}
+
+#[test]
+fn plots_take_their_title_and_size_from_the_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let json = path("a.json");
+    let sim = |extra: &[&str]| {
+        let mut args = vec!["-i", FT4, "-p", "bisect", "-n", "50", "--seed", "1", "-q"];
+        args.extend(extra);
+        orcs(&args)
+    };
+    sim(&["--format", "json", "-o", &json]).ok();
+    // Sizes by default: 900 × 540 for a histogram, 900 × 560 for the queueing curves.
+    sim(&["--plot", &path("d.svg")]).ok();
+    assert_eq!(
+        svg_size(&std::fs::read_to_string(path("d.svg")).unwrap()),
+        (900, 540)
+    );
+    sim(&[
+        "--plot",
+        &path("s.png"),
+        "--plot-size",
+        "640x360",
+        "--plot-title",
+        "Fig. 2",
+    ])
+    .ok();
+    assert_eq!(png_size(&std::fs::read(path("s.png")).unwrap()), (640, 360));
+    sim(&[
+        "--plot",
+        &path("s.svg"),
+        "--plot-size",
+        "640x360",
+        "--plot-title",
+        "Fig. 2",
+    ])
+    .ok();
+    let svg = std::fs::read_to_string(path("s.svg")).unwrap();
+    assert_eq!(svg_size(&svg), (640, 360));
+    assert!(
+        svg.contains("Fig. 2") && !svg.contains("hist_max_cong: "),
+        "{svg}"
+    );
+    // orcs plot names them --title and --size.
+    orcs(&[
+        "plot",
+        &json,
+        "-o",
+        &path("p.svg"),
+        "--title",
+        "Weights",
+        "--size",
+        "500X300",
+    ])
+    .ok();
+    let svg = std::fs::read_to_string(path("p.svg")).unwrap();
+    assert_eq!(svg_size(&svg), (500, 300));
+    assert!(svg.contains("Weights"), "{svg}");
+    // The queueing model's --size is the message size; its plot's is --plot-size.
+    orcs(&[
+        "queue",
+        "--clusters",
+        "1:8:x2",
+        "--size",
+        "512",
+        "--plot",
+        &path("q.svg"),
+        "--plot-size",
+        "700x400",
+    ])
+    .ok();
+    assert_eq!(
+        svg_size(&std::fs::read_to_string(path("q.svg")).unwrap()),
+        (700, 400)
+    );
+    if tools_present(&["pdfinfo", "pdftotext"], "ORCS_REQUIRE_POPPLER") {
+        orcs(&[
+            "plot",
+            &json,
+            "-o",
+            &path("p.pdf"),
+            "--title",
+            "Weights",
+            "--size",
+            "500x300",
+        ])
+        .ok();
+        let info = poppler("pdfinfo", &path("p.pdf"));
+        assert!(info.contains("500 x 300 pts"), "{info}");
+        let text = poppler("pdftotext", &path("p.pdf"));
+        assert!(
+            text.contains("Weights") && text.contains("share of pairs"),
+            "{text}"
+        );
+    }
+    // What cannot be drawn is said before the run.
+    sim(&["--plot-title", "x"]).fails_with(
+        1,
+        &["--plot-title and --plot-size change the picture of --plot FILE"],
+    );
+    sim(&["--plot", "x.svg", "--plot-size", "10x10"])
+        .fails_with(1, &["--plot-size '10x10'", "from 16 to 20000"]);
+    orcs(&["plot", &json, "-o", "x.svg", "--size", "800"])
+        .fails_with(1, &["--size '800'", "WIDTHxHEIGHT"]);
 }

@@ -75,7 +75,7 @@ impl Request {
                     .inputs("--compare", &p.compare)
                     .output(OUTPUT_FILE, Some(&p.output_file))
                     .output(LINKS, p.links_file.as_deref())
-                    .output(PLOT, p.plot.as_ref().map(|(path, _)| path.as_str()));
+                    .output(PLOT, p.plot.as_ref().map(|request| request.path.as_str()));
             }
             Request::NumLevels(p) => {
                 f.fabric(INPUT_FILE, &p.input)
@@ -140,7 +140,7 @@ impl Request {
                     f.input("--fabric", &placement.input.path);
                 }
                 f.output(OUTPUT, p.output.as_deref())
-                    .output(PLOT, p.plot.as_ref().map(|(path, _)| path.as_str()));
+                    .output(PLOT, p.plot.as_ref().map(|request| request.path.as_str()));
             }
             Request::Trace(super::trace::TracePlan::Rules(p)) => {
                 f.output(OUTPUT, p.output.as_deref());
@@ -161,7 +161,7 @@ impl Request {
                 f.output(OUTPUT, p.output.as_deref())
                     .output(LINKS, p.links.as_deref())
                     .output("--matrix-out", p.matrix_out.as_deref())
-                    .output(PLOT, p.plot.as_ref().map(|(path, _)| path.as_str()));
+                    .output(PLOT, p.plot.as_ref().map(|request| request.path.as_str()));
             }
             Request::Print(_) => {}
             Request::Profile(p) => {
@@ -174,7 +174,7 @@ impl Request {
                     f.fabric("--fabric", spec);
                 }
                 f.output(OUTPUT, p.output.as_deref())
-                    .output(PLOT, p.plot.as_ref().map(|(path, _)| path.as_str()));
+                    .output(PLOT, p.plot.as_ref().map(|request| request.path.as_str()));
             }
         }
         f

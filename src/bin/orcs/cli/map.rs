@@ -4,11 +4,11 @@ use super::shared::OutputArg;
 use super::values::{image_format, resolve, whole};
 use anyhow::{bail, Result};
 use clap::Args;
-use orcs::viz::draw::ImageFormat;
+use orcs::viz::draw::{ColorScale, ImageFormat};
 use orcs::viz::map::Layout;
 
 /// The help of `-o` for commands that write a picture.
-pub const IMAGE_OUTPUT_HELP: &str = "Image file to write; .svg or .png.";
+pub const IMAGE_OUTPUT_HELP: &str = "Image file to write; .svg, .png or .pdf.";
 
 /// Flags of `orcs map`.
 #[derive(Debug, Args)]
@@ -54,7 +54,19 @@ pub struct MapArgs {
         default_value = "auto"
     )]
     pub layout: String,
-    /// Image width in pixels.
+    /// Colour scale of the cables: viridis (dark purple to yellow), cividis (dark blue to yellow), both readable by colour-blind readers and in grey, or orcs (ORCS's green to red).
+    #[arg(
+        verbatim_doc_comment,
+        long = "colors",
+        visible_alias = "colours",
+        value_name = "SCALE",
+        default_value = "viridis"
+    )]
+    pub colors: String,
+    /// Title above the map (default: "congestion map of RESULT"; "" for none).
+    #[arg(verbatim_doc_comment, long = "title", value_name = "TEXT")]
+    pub title: Option<String>,
+    /// Image width in pixels (points for PDF).
     #[arg(
         verbatim_doc_comment,
         long = "width",
@@ -64,7 +76,7 @@ pub struct MapArgs {
         value_parser = whole::<u32>
     )]
     pub width: u32,
-    /// Image height in pixels.
+    /// Image height in pixels (points for PDF).
     #[arg(
         verbatim_doc_comment,
         long = "height",
@@ -110,6 +122,10 @@ pub struct MapPlan {
     pub width: u32,
     /// Height in pixels.
     pub height: u32,
+    /// The cables' colour scale.
+    pub colors: ColorScale,
+    /// The title, if not the default.
+    pub title: Option<String>,
 }
 
 impl MapArgs {
@@ -135,8 +151,15 @@ impl MapArgs {
         if !(16..=20000).contains(&self.width) || !(16..=20000).contains(&self.height) {
             bail!("--width and --height must be between 16 and 20000 pixels");
         }
+        let colors = match resolve("--colors", &self.colors, &ColorScale::NAMES)? {
+            "cividis" => ColorScale::Cividis,
+            "orcs" => ColorScale::Orcs,
+            _ => ColorScale::Viridis,
+        };
         let output = self.output.required();
         Ok(MapPlan {
+            colors,
+            title: self.title,
             format: image_format("-o/--output", &output)?,
             result: self.result,
             output,

@@ -1,18 +1,20 @@
 //! `orcs plot`: the distribution of a metric from JSON results.
 
 use super::map::IMAGE_OUTPUT_HELP;
-use super::shared::{MetricArg, OutputArg, ResultsArg};
+use super::shared::{ChartArgs, MetricArg, OutputArg, ResultsArg};
 use super::values::{image_format, parse_metric};
 use anyhow::Result;
 use clap::Args;
 use orcs::engine::metric::MetricKind;
-use orcs::viz::draw::ImageFormat;
+use orcs::viz::draw::{ChartStyle, ImageFormat};
 
 /// Flags of `orcs plot`.
 #[derive(Debug, Args)]
 #[command(
     mut_arg("results", |a| a.help("Results written with --format json; the first is the main series, the others are overlaid.")),
     mut_arg("output", |a| a.help(IMAGE_OUTPUT_HELP).required(true)),
+    mut_arg("plot_title", |a| a.long("title")),
+    mut_arg("plot_size", |a| a.long("size")),
     mut_arg("metric", |a| a.help("The metric to plot: sum_max_cong, hist_max_cong, hist_acc_band, dep_max_delay or get_cable_cong (default: the first result's metric)."))
 )]
 pub struct PlotArgs {
@@ -22,6 +24,8 @@ pub struct PlotArgs {
     pub output: OutputArg,
     #[command(flatten)]
     pub metric: MetricArg,
+    #[command(flatten)]
+    pub chart: ChartArgs,
 }
 
 /// A validated `orcs plot` request.
@@ -35,6 +39,8 @@ pub struct PlotPlan {
     pub format: ImageFormat,
     /// The metric, or None for the first result's.
     pub metric: Option<MetricKind>,
+    /// Title and size.
+    pub style: ChartStyle,
 }
 
 impl PlotArgs {
@@ -52,6 +58,7 @@ impl PlotArgs {
             results: self.results.results,
             output,
             metric,
+            style: self.chart.style("--size")?,
         })
     }
 }

@@ -1,7 +1,7 @@
 //! `orcs queue`: the queueing model of a multi-cluster system.
 
-use super::shared::{FormatArg, OutputArg, PlotArg, SeedArg, ThreadsArg};
-use super::values::{image_format, resolve, whole, Format};
+use super::shared::{FormatArg, OutputArg, PlotArg, PlotRequest, SeedArg, ThreadsArg};
+use super::values::{resolve, whole, Format};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use orcs::fabric::input::InputSpec;
@@ -12,13 +12,12 @@ use orcs::queueing::params::{
 };
 use orcs::queueing::sweep::Axis;
 use orcs::queueing::{Architecture, Centre, Sources};
-use orcs::viz::draw::ImageFormat;
 
 /// Flags of `orcs queue`.
 #[derive(Debug, Args)]
 #[command(
     mut_arg("format", |a| a.help("Output format: text, json or csv.")),
-    mut_arg("plot", |a| a.help("Also plot the mean latency against the swept parameter to FILE (.svg or .png), one line per series.")),
+    mut_arg("plot", |a| a.help("Also plot the mean latency against the swept parameter to FILE (.svg, .png or .pdf), one line per series.")),
     mut_arg("seed", |a| a.help("Seed of the simulation; the same seed gives byte-identical output with any number of threads (default: a random seed, which is printed).").requires("simulate")),
     mut_arg("threads", |a| a.help("Number of worker threads of the simulation and the fabric measurement (default: all cores)."))
 )]
@@ -195,7 +194,7 @@ pub struct QueuePlan {
     /// The results file (None: standard output).
     pub output: Option<String>,
     /// The plot file and its format.
-    pub plot: Option<(String, ImageFormat)>,
+    pub plot: Option<PlotRequest>,
     /// The simulation settings (seed still to choose when `seed` is `None`).
     pub simulate: Option<DesConfig>,
     /// The simulation's seed.
@@ -224,11 +223,8 @@ impl QueueArgs {
             None => None,
         };
         let format = self.format.get()?;
-        let plot = match &self.plot.plot {
-            Some(path) => Some((path.clone(), image_format("--plot", path)?)),
-            None => None,
-        };
         let simulate = self.simulate.then(|| self.simulation()).transpose()?;
+        let plot = self.plot.get()?;
         Ok(QueuePlan {
             config_file: self.config,
             flags,

@@ -3,13 +3,17 @@
 //! specific rewords its help with `#[command(mut_arg(...))]`, and validation happens in
 //! one place, here.
 
-use super::values::{byte_size, positive, report_format, resolve, subset_method, whole, Format};
+use super::values::{
+    byte_size, image_format, picture_size, positive, report_format, resolve, subset_method, whole,
+    Format,
+};
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use orcs::fabric::input::InputSpec;
 use orcs::limits::{worker_threads, MemoryLimit};
 use orcs::trace::collective::AlgorithmChoice;
 use orcs::trace::traffic::{Collectives, TrafficOptions, Window};
+use orcs::viz::draw::{ChartStyle, ImageFormat};
 use orcs::workload::mapping::SubsetMethod;
 
 /// Where a routed fabric comes from: the file and, for InfiniBand dumps, the tables.
@@ -180,9 +184,71 @@ impl OutputArg {
 /// --plot: a picture of the results.
 #[derive(Debug, Args)]
 pub struct PlotArg {
-    /// Also plot the metric's distribution with its mean and 95 % confidence interval to FILE (.svg or .png).
+    /// Also plot the metric's distribution with its mean and 95 % confidence interval to FILE (.svg, .png or .pdf).
     #[arg(verbatim_doc_comment, long = "plot", value_name = "FILE")]
     pub plot: Option<String>,
+    #[command(flatten)]
+    pub chart: ChartArgs,
+}
+
+/// A `--plot` request, validated.
+#[derive(Debug, Clone)]
+pub struct PlotRequest {
+    /// The picture to write.
+    pub path: String,
+    /// Its format.
+    pub format: ImageFormat,
+    /// Its title and size.
+    pub style: ChartStyle,
+}
+
+impl PlotArg {
+    /// The plot asked for, if any; --plot-title and --plot-size only go with --plot.
+    pub fn get(self) -> Result<Option<PlotRequest>> {
+        match self.plot {
+            Some(path) => Ok(Some(PlotRequest {
+                format: image_format("--plot", &path)?,
+                path,
+                style: self.chart.style("--plot-size")?,
+            })),
+            None if self.chart.given() => {
+                bail!("--plot-title and --plot-size change the picture of --plot FILE")
+            }
+            None => Ok(None),
+        }
+    }
+}
+
+/// --plot-title and --plot-size of a chart (`orcs plot` names them --title and --size).
+/// The fields' names are the arguments' ids, which must differ from those of every
+/// command that flattens the group (`orcs queue` has its own `size`).
+#[derive(Debug, Args)]
+pub struct ChartArgs {
+    /// Title above the plot, instead of the one made from the inputs.
+    #[arg(verbatim_doc_comment, long = "plot-title", value_name = "TEXT")]
+    pub plot_title: Option<String>,
+    /// Size of the plot, WIDTHxHEIGHT in pixels (points for PDF), each 16 to 20000, e.g. 1200x800.
+    #[arg(verbatim_doc_comment, long = "plot-size", value_name = "WxH")]
+    pub plot_size: Option<String>,
+}
+
+impl ChartArgs {
+    /// Whether either flag was given.
+    pub fn given(&self) -> bool {
+        self.plot_title.is_some() || self.plot_size.is_some()
+    }
+
+    /// The validated style; `size_flag` names the size flag in errors.
+    pub fn style(self, size_flag: &str) -> Result<ChartStyle> {
+        let size = match &self.plot_size {
+            Some(text) => Some(picture_size(size_flag, text)?),
+            None => None,
+        };
+        Ok(ChartStyle {
+            title: self.plot_title,
+            size,
+        })
+    }
 }
 
 /// --links: a per-link CSV table.

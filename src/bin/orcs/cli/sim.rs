@@ -5,9 +5,10 @@ use super::check::CheckPlan;
 use super::files::OUTPUT_FILE;
 use super::shared::{
     trace_flags_need_a_trace, FormatArg, InputArgs, LinksArg, MatrixArg, MaxMemoryArg, MetricArg,
-    OrcsCompatArg, PlotArg, QuietArg, RoutequalArg, SeedArg, ThreadsArg, TraceTrafficArgs,
+    OrcsCompatArg, PlotArg, PlotRequest, QuietArg, RoutequalArg, SeedArg, ThreadsArg,
+    TraceTrafficArgs,
 };
-use super::values::{decimal, image_format, parse_metric, resolve, subset_method, whole, Format};
+use super::values::{decimal, parse_metric, resolve, subset_method, whole, Format};
 use super::Request;
 use anyhow::{bail, Context, Result};
 use clap::Args;
@@ -15,7 +16,7 @@ use orcs::engine::metric::MetricKind;
 use orcs::engine::request::SimRequest;
 use orcs::fabric::input::InputSpec;
 use orcs::limits::MemoryLimit;
-use orcs::viz::draw::ImageFormat;
+
 use orcs::workload::mapping::SubsetMethod;
 use orcs::workload::pattern::{Pattern, PatternKind};
 use orcs::workload::WorkloadError;
@@ -226,8 +227,8 @@ pub struct SimPlan {
     pub quiet: bool,
     /// --links: the per-link CSV file.
     pub links_file: Option<String>,
-    /// --plot: the plot file and its format.
-    pub plot: Option<(String, ImageFormat)>,
+    /// --plot: the plot file, its format and style.
+    pub plot: Option<PlotRequest>,
     /// --compare: results to overlay on the plot.
     pub compare: Vec<String>,
     /// The memory the simulation may use.
@@ -352,13 +353,7 @@ impl SimArgs {
             bail!("--printptrn and --printnamelist print text; they cannot be combined with --format json or csv");
         }
         let pattern_lines = header_lines(&pattern, self.ptrnarg.as_deref());
-        let plot = match self.plot.plot {
-            Some(path) => {
-                let format = image_format("--plot", &path)?;
-                Some((path, format))
-            }
-            None => None,
-        };
+        let plot = self.plot.get()?;
         let orcs_compat = self.orcs_compat.orcs_compat;
         let request = SimRequest {
             pattern,

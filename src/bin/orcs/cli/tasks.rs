@@ -2,15 +2,15 @@
 //! footprints and loads; `run` simulates it at one load on a crossbar or a fabric;
 //! `sweep` simulates it over loads, trees and networks.
 
-use super::shared::{FormatArg, LinksArg, OutputArg, PlotArg, SeedArg, ThreadsArg};
-use super::values::{image_format, resolve, subset_method, whole, Format};
+use super::shared::{FormatArg, LinksArg, OutputArg, PlotArg, PlotRequest, SeedArg, ThreadsArg};
+use super::values::{resolve, subset_method, whole, Format};
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, Subcommand};
 use orcs::queueing::params::{parse_bandwidth, parse_list, parse_size, parse_time};
 use orcs::tasks::model::{CostSpec, CountSource, TreeSpec};
 use orcs::tasks::sim::{Scheduler, TaskTimes};
 use orcs::tasks::{LoadTarget, TaskCosts};
-use orcs::viz::draw::ImageFormat;
+
 use orcs::workload::mapping::SubsetMethod;
 
 /// Flags of `orcs tasks`.
@@ -295,7 +295,7 @@ pub struct RunArgs {
 #[derive(Debug, Args)]
 #[command(
     mut_arg("format", |a| a.help("Output format: text (one line per point), json or csv.")),
-    mut_arg("plot", |a| a.help("Also plot the mean completion time against ρ_x with its confidence intervals to FILE (.svg or .png): one line per network and tree.")),
+    mut_arg("plot", |a| a.help("Also plot the mean completion time against ρ_x with its confidence intervals to FILE (.svg, .png or .pdf): one line per network and tree.")),
 )]
 pub struct SweepArgs {
     #[command(flatten)]
@@ -402,7 +402,7 @@ pub struct SimulatePlan {
     /// Run only: the traffic matrix.
     pub matrix_out: Option<String>,
     /// Sweep only: the plot and its format.
-    pub plot: Option<(String, ImageFormat)>,
+    pub plot: Option<PlotRequest>,
 }
 
 /// A validated `orcs tasks` request.
@@ -438,13 +438,7 @@ impl TasksArgs {
                 ..r.common.plan(false)?
             }),
             TasksCommand::Sweep(s) => TasksPlan::Sweep(SimulatePlan {
-                plot: match s.plot.plot {
-                    Some(path) => {
-                        let format = image_format("--plot", &path)?;
-                        Some((path, format))
-                    }
-                    None => None,
-                },
+                plot: s.plot.get()?,
                 ..s.common.plan(true)?
             }),
         })

@@ -4,17 +4,16 @@
 //! limits the application, `orcs trace rules` prints the rules it classifies by.
 
 use super::shared::{
-    AlgorithmsArg, FormatArg, OutputArg, PlacementArgs, PlacementPlan, PlotArg, SeedArg,
-    ThreadsArg, TraceTrafficArgs,
+    AlgorithmsArg, FormatArg, OutputArg, PlacementArgs, PlacementPlan, PlotArg, PlotRequest,
+    SeedArg, ThreadsArg, TraceTrafficArgs,
 };
-use super::values::{image_format, resolve, whole, Format};
+use super::values::{resolve, whole, Format};
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, Subcommand};
 use orcs::queueing::params::parse_size;
 use orcs::trace::collective::AlgorithmChoice;
 use orcs::trace::replay::DEFAULT_EAGER_LIMIT;
 use orcs::trace::traffic::TrafficOptions;
-use orcs::viz::draw::ImageFormat;
 
 /// Flags of `orcs trace`.
 #[derive(Debug, Args)]
@@ -56,7 +55,7 @@ pub enum TraceCommand {
 #[derive(Debug, Args)]
 #[command(
     mut_arg("format", |a| a.help("Output format: text (one line per configuration, then the rules), json or csv.")),
-    mut_arg("plot", |a| a.help("Also draw the predicted run times to FILE (.svg or .png): per interconnect family, one bar per configuration stacked by computation, load imbalance, latency and bandwidth (with --fabric: its wire time and contention).")),
+    mut_arg("plot", |a| a.help("Also draw the predicted run times to FILE (.svg, .png or .pdf): per interconnect family, one bar per configuration stacked by computation, load imbalance, latency and bandwidth (with --fabric: its wire time and contention).")),
 )]
 pub struct ClassifyArgs {
     #[command(flatten)]
@@ -158,7 +157,7 @@ pub struct ClassifyPlan {
     /// The file to write (None or `-`: standard output).
     pub output: Option<String>,
     /// The picture to draw, and its format.
-    pub plot: Option<(String, ImageFormat)>,
+    pub plot: Option<PlotRequest>,
 }
 
 /// A validated `orcs trace rules`.
@@ -201,13 +200,7 @@ impl ClassifyArgs {
             seed: self.seed.seed,
             format: self.format.get()?,
             output: self.output.output,
-            plot: match self.plot.plot {
-                Some(path) => {
-                    let format = image_format("--plot", &path)?;
-                    Some((path, format))
-                }
-                None => None,
-            },
+            plot: self.plot.get()?,
         })
     }
 }
@@ -324,8 +317,8 @@ pub enum TracePlan {
     Stats(StatsPlan),
     /// Write a trace's traffic matrix.
     Matrix(MatrixPlan),
-    /// Replay and classify a trace.
-    Classify(ClassifyPlan),
+    /// Replay and classify a trace (boxed: by far the largest plan).
+    Classify(Box<ClassifyPlan>),
     /// Print the default rules.
     Rules(RulesPlan),
 }
@@ -382,7 +375,7 @@ impl TraceArgs {
                 options: m.traffic.options()?,
                 output: m.output.output,
             }),
-            TraceCommand::Classify(c) => TracePlan::Classify(c.into_plan()?),
+            TraceCommand::Classify(c) => TracePlan::Classify(Box::new(c.into_plan()?)),
             TraceCommand::Rules(r) => TracePlan::Rules(RulesPlan {
                 output: r.output.output,
             }),

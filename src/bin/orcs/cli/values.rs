@@ -107,7 +107,24 @@ pub fn report_format(value: &str) -> Result<Format> {
 pub fn image_format(flag: &str, path: &str) -> Result<ImageFormat> {
     match ImageFormat::from_path(path) {
         Some(f) => Ok(f),
-        None => bail!("{flag} '{path}': the file name must end in .svg or .png"),
+        None => bail!("{flag} '{path}': the file name must end in .svg, .png or .pdf"),
+    }
+}
+
+/// A picture size `WIDTHxHEIGHT` (pixels, each 16 to 20000), named by `flag` in the error.
+pub fn picture_size(flag: &str, text: &str) -> Result<(u32, u32)> {
+    let side = |part: &str| {
+        part.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (16..=20000).contains(n))
+    };
+    match text.split_once(['x', 'X', '×']) {
+        Some((w, h)) => match (side(w), side(h)) {
+            (Some(w), Some(h)) => Ok((w, h)),
+            _ => bail!("{flag} '{text}': width and height must be whole numbers of pixels from 16 to 20000"),
+        },
+        None => bail!("{flag} '{text}': expected WIDTHxHEIGHT in pixels, e.g. 1200x800"),
     }
 }
 

@@ -19,13 +19,17 @@ pub fn run(plan: &MapPlan) -> Result<ExitCode> {
         top_labels: plan.top,
         switches_only: plan.switches_only.unwrap_or(suggested.switches_only),
         legend: plan.legend,
-        title: Some(format!(
-            "congestion map of {}",
-            Path::new(&plan.result)
-                .file_name()
-                .map_or(plan.result.clone(), |n| n.to_string_lossy().into_owned())
-        )),
+        title: Some(plan.title.clone().unwrap_or_else(|| {
+            format!(
+                "congestion map of {}",
+                Path::new(&plan.result)
+                    .file_name()
+                    .map_or(plan.result.clone(), |n| n.to_string_lossy().into_owned())
+            )
+        }))
+        .filter(|title| !title.is_empty()),
         layout: plan.layout,
+        colors: plan.colors,
     };
     let program = graphviz_program(&graph);
     let graphviz = match plan.renderer {
@@ -36,7 +40,11 @@ pub fn run(plan: &MapPlan) -> Result<ExitCode> {
         })?),
     };
     let bytes = match graphviz {
-        Some(path) => render(&path, &graphviz_source(&graph, &options), plan.format)?,
+        Some(path) => render(
+            &path,
+            &graphviz_source(&graph, &options, (plan.width, plan.height)),
+            plan.format,
+        )?,
         None => render_map(&graph, &options, plan.format, plan.width, plan.height)?,
     };
     write_whole(OUTPUT, &plan.output, &bytes)?;

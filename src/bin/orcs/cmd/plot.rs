@@ -7,7 +7,8 @@ use crate::output::write_whole;
 use anyhow::{Context, Result};
 use orcs::engine::metric::MetricKind;
 use orcs::report::results::ResultDoc;
-use orcs::viz::plot::{histogram, render_plot};
+use orcs::viz::draw::render_chart;
+use orcs::viz::plot::histogram;
 use std::process::ExitCode;
 
 /// Reads, plots and writes.
@@ -28,9 +29,10 @@ pub fn run(plan: &PlotPlan) -> Result<ExitCode> {
         }
     };
     let refs: Vec<&ResultDoc> = docs.iter().collect();
-    let figure = histogram(&refs, metric).with_context(|| {
+    let mut figure = histogram(&refs, metric).with_context(|| {
         format!("the results have no distribution of {metric} to draw (run the simulations with --metric {metric})")
     })?;
-    write_whole(OUTPUT, &plan.output, &render_plot(&figure, plan.format)?)?;
+    let bytes = render_chart(&mut figure, plan.format, &plan.style)?;
+    write_whole(OUTPUT, &plan.output, &bytes)?;
     Ok(ExitCode::SUCCESS)
 }

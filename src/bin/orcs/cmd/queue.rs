@@ -12,6 +12,7 @@ use orcs::queueing::hops::FabricRoutes;
 use orcs::queueing::sweep::{self, Point};
 use orcs::queueing::{params, QueueError};
 use orcs::report::queue as report;
+use orcs::viz::draw::render_chart;
 use orcs::viz::queue_plot as plot;
 use std::io::Write;
 use std::process::ExitCode;
@@ -43,7 +44,7 @@ pub fn run(plan: &QueuePlan) -> Result<ExitCode> {
     // Create the output files before the work, so that a bad path fails at once.
     let mut out = create(OUTPUT, plan.output.as_deref().unwrap_or("-"))?;
     let plot_out = match &plan.plot {
-        Some((path, format)) => Some((create(PLOT, path)?, *format)),
+        Some(request) => Some((create(PLOT, &request.path)?, request)),
         None => None,
     };
     let routes = loaded
@@ -71,10 +72,10 @@ pub fn run(plan: &QueuePlan) -> Result<ExitCode> {
         Format::Json => report::json(&ctx, &points),
         Format::Csv => report::csv(&ctx, &points),
     };
-    if let Some((mut file, format)) = plot_out {
-        let figure = plot::latency_plot(&ctx, &points)
+    if let Some((mut file, request)) = plot_out {
+        let mut figure = plot::latency_plot(&ctx, &points)
             .context("--plot: there is no swept parameter to plot")?;
-        file.write_all(&plot::render_latency_plot(&figure, format)?)?;
+        file.write_all(&render_chart(&mut figure, request.format, &request.style)?)?;
         file.commit()?;
     }
     out.write_all(bytes.as_bytes())?;

@@ -5,6 +5,7 @@
 
 use super::{load, pick_seed, read_result, show_hosts, simulation_error, warn_all};
 use crate::cli::files::{LINKS, OUTPUT_FILE, PLOT};
+use crate::cli::shared::PlotRequest;
 use crate::cli::sim::SimPlan;
 use crate::cli::values::Format;
 use crate::output::{create, Target};
@@ -18,7 +19,7 @@ use orcs::fabric::{Fabric, LoadedFabric};
 use orcs::output::Output;
 use orcs::report::results::ResultDoc;
 use orcs::report::{self, RunInfo};
-use orcs::viz::draw::ImageFormat;
+use orcs::viz::draw::render_chart;
 use orcs::workload::pattern::PatternKind;
 use orcs::workload::WorkloadError;
 use std::io::{self, BufWriter, Write};
@@ -211,7 +212,7 @@ struct Outputs {
     target: Target,
     links: Option<Output>,
     compare: Vec<ResultDoc>,
-    plot: Option<(Output, ImageFormat)>,
+    plot: Option<(Output, PlotRequest)>,
 }
 
 impl Outputs {
@@ -226,7 +227,7 @@ impl Outputs {
             .map(|path| read_result(path))
             .collect::<Result<Vec<_>>>()?;
         let plot = match &plan.plot {
-            Some((path, format)) => Some((create(PLOT, path)?, *format)),
+            Some(request) => Some((create(PLOT, &request.path)?, request.clone())),
             None => None,
         };
         Ok(Outputs {
@@ -259,12 +260,14 @@ impl Outputs {
             file.write_all(report::links_csv(fabric, &check.link_routes, links).as_bytes())?;
             file.commit()?;
         }
-        if let Some((mut file, format)) = self.plot {
+        if let Some((mut file, request)) = self.plot {
             let doc = ResultDoc::of(info, fabric, outcome);
             let mut docs = vec![&doc];
             docs.extend(self.compare.iter());
             match orcs::viz::plot::histogram(&docs, plan.request.metric) {
-                Some(figure) => file.write_all(&orcs::viz::plot::render_plot(&figure, format)?)?,
+                Some(mut figure) => {
+                    file.write_all(&render_chart(&mut figure, request.format, &request.style)?)?
+                }
                 None => bail!(
                     "--plot: the results have no distribution of {} to draw",
                     plan.request.metric

@@ -18,6 +18,7 @@ use orcs::tasks::model::{CostSpec, Description, TreeSpec};
 use orcs::tasks::sim::{simulate, Interconnect, Scheduler, SimConfig, TaskModel};
 use orcs::tasks::study::{TaskRun, TaskSweep};
 use orcs::tasks::{LoadTarget, Machine};
+use orcs::viz::draw::render_chart;
 use orcs::viz::tasks_plot;
 use rayon::prelude::*;
 use std::io::Write as _;
@@ -315,14 +316,14 @@ fn sweep(plan: &SimulatePlan) -> Result<ExitCode> {
     let mut plot = plan
         .plot
         .as_ref()
-        .map(|(p, f)| Ok::<_, anyhow::Error>((create(PLOT, p)?, *f)))
+        .map(|request| Ok::<_, anyhow::Error>((create(PLOT, &request.path)?, request)))
         .transpose()?;
     let sweep = TaskSweep {
         points: simulate_all(plan)?,
     };
-    if let Some((file, format)) = &mut plot {
-        let figure = tasks_plot::completion_plot(&sweep);
-        file.write_all(&tasks_plot::render_completion_plot(&figure, *format)?)?;
+    if let Some((file, request)) = &mut plot {
+        let mut figure = tasks_plot::completion_plot(&sweep);
+        file.write_all(&render_chart(&mut figure, request.format, &request.style)?)?;
     }
     match plan.format {
         Format::Text => tasks::sweep_text(&mut out, &sweep)?,

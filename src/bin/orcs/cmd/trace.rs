@@ -24,6 +24,7 @@ use orcs::trace::replay::{
 };
 use orcs::trace::summary::{for_each_rank, RankSummary};
 use orcs::trace::traffic::{trace_traffic, Notes};
+use orcs::viz::draw::render_chart;
 use orcs::viz::replay_plot;
 use std::io::Write as _;
 use std::path::Path;
@@ -74,7 +75,7 @@ fn classify(plan: &ClassifyPlan) -> Result<ExitCode> {
     // Create the output files before the work, so that a bad path fails at once.
     let mut out = create(OUTPUT, plan.output.as_deref().unwrap_or("-"))?;
     let plot_out = match &plan.plot {
-        Some((path, format)) => Some((create(PLOT, path)?, *format)),
+        Some(request) => Some((create(PLOT, &request.path)?, request)),
         None => None,
     };
     let replay = match &fabric {
@@ -101,9 +102,9 @@ fn classify(plan: &ClassifyPlan) -> Result<ExitCode> {
             replay_trace(&trace, &options)
         })?,
     };
-    if let Some((mut file, format)) = plot_out {
-        let figure = replay_plot::replay_plot(&plan.trace, &replay);
-        file.write_all(&replay_plot::render_replay_plot(&figure, format)?)?;
+    if let Some((mut file, request)) = plot_out {
+        let mut figure = replay_plot::replay_plot(&plan.trace, &replay);
+        file.write_all(&render_chart(&mut figure, request.format, &request.style)?)?;
         file.commit()?;
     }
     match plan.format {
