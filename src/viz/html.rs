@@ -22,21 +22,7 @@ pub struct ReportInput {
     pub doc: ResultDoc,
 }
 
-/// Escapes text for HTML element content and attribute values.
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+use crate::viz::draw::xml_escape as escape;
 
 /// The metrics a result has data for, in ORCS's option order.
 fn metrics_of(doc: &ResultDoc) -> Vec<MetricKind> {

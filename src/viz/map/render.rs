@@ -2,7 +2,7 @@
 //! plotters as SVG or PNG, with no program to install. Every cable is colored and sized
 //! by its congestion, the hottest drawn last and labelled, with a color bar for the scale.
 
-use crate::viz::draw::{self, draw_err, ColorScale, Figure, ImageFormat, FONT};
+use crate::viz::draw::{self, draw_err, xml_escape, ColorScale, Figure, ImageFormat, FONT};
 use crate::viz::error::VizError;
 use crate::viz::map::{
     hottest, layout, visible_cables, Cable, CongestionGraph, MapOptions, Positions,
@@ -11,6 +11,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters::style::FontTransform;
+use std::fmt::Write as _;
 
 /// Color of cables that carry no traffic.
 pub(crate) const UNUSED: RGBColor = RGBColor(205, 205, 205);
@@ -337,8 +338,77 @@ fn legend<DB: DrawingBackend>(
         .map_err(draw_err)
 }
 
+impl MapFigure<'_> {
+    /// What an SVG map shows on hover: over the drawing, an invisible wide stroke along
+    /// every drawn cable and an invisible square on every shown node, each with a
+    /// `<title>` (which browsers show as a tooltip). A cable names its ends, its scaled
+    /// congestion and the count of each direction; a node its name, kind, cables and the
+    /// hottest of them. O(nodes + cables).
+    fn tooltips(&self, size: (u32, u32)) -> String {
+        let points = &self.positions.points;
+        let shown = points.iter().filter(|p| p.is_some()).count();
+        let frame = Frame::new(size, shown, self.options);
+        let cables = visible_cables(self.graph, points);
+        let names = &self.graph.names;
+        let count = |e: Option<usize>| e.map_or(0, |e| self.graph.edges[e].count);
+        let mut out = String::from(
+            "<g class=\"tooltips\" fill=\"#000000\" fill-opacity=\"0\" stroke=\"#000000\" stroke-opacity=\"0\">\n",
+        );
+        // Per node: cables drawn and the hottest value.
+        let mut degree = vec![(0usize, 0f32); names.len()];
+        for c in cables.iter().filter(|c| c.a != c.b) {
+            let ((xa, ya), (xb, yb)) = (self.at(&frame, c.a), self.at(&frame, c.b));
+            let (na, nb) = (&names[c.a as usize], &names[c.b as usize]);
+            let text = format!(
+                "{na} \u{2014} {nb}: scaled congestion {:.3}\ncount {na} \u{2192} {nb}: {}, {nb} \u{2192} {na}: {}",
+                c.value,
+                count(c.edges[0]),
+                count(c.edges[1]),
+            );
+            let _ = writeln!(
+                out,
+                "<line x1=\"{xa}\" y1=\"{ya}\" x2=\"{xb}\" y2=\"{yb}\" stroke-width=\"8\"><title>{}</title></line>",
+                xml_escape(&text)
+            );
+            for v in [c.a, c.b] {
+                let (n, hottest) = &mut degree[v as usize];
+                *n += 1;
+                *hottest = hottest.max(c.value);
+            }
+        }
+        for (v, p) in points.iter().enumerate() {
+            if p.is_none() {
+                continue;
+            }
+            let (x, y) = self.at(&frame, v as u32);
+            let half = (frame.side / 2).max(frame.dot) + 2;
+            let kind = if self.graph.host(v as u32) {
+                "host"
+            } else {
+                "switch"
+            };
+            let (n, hottest) = degree[v];
+            let text = format!(
+                "{} ({kind}): {n} cables drawn, the hottest at {hottest:.3}",
+                names[v]
+            );
+            let _ = writeln!(
+                out,
+                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" stroke-width=\"0\"><title>{}</title></rect>",
+                x - half,
+                y - half,
+                2 * half,
+                2 * half,
+                xml_escape(&text)
+            );
+        }
+        out.push_str("</g>\n");
+        out
+    }
+}
+
 /// Renders the map of `graph` as `format` bytes of `width` × `height` pixels (see
-/// [`MapFigure`]).
+/// [`MapFigure`]); an SVG map also gets [`MapFigure::tooltips`].
 pub fn render_map(
     graph: &CongestionGraph,
     options: &MapOptions,
@@ -346,7 +416,16 @@ pub fn render_map(
     width: u32,
     height: u32,
 ) -> Result<Vec<u8>, VizError> {
-    draw::render(&MapFigure::new(graph, options), format, width, height)
+    let figure = MapFigure::new(graph, options);
+    let mut bytes = draw::render(&figure, format, width, height)?;
+    if format == ImageFormat::Svg {
+        let end = bytes
+            .windows(6)
+            .rposition(|w| w == b"</svg>")
+            .unwrap_or(bytes.len());
+        bytes.splice(end..end, figure.tooltips((width, height)).into_bytes());
+    }
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -386,12 +465,12 @@ mod tests {
         // Drawn last: the hottest cable lies on top of the others.
         assert!(s.rfind("<polyline").unwrap() <= s.find(&stroke(bare.colors.rgb(1.0))).unwrap());
         assert!(s.contains(&txt("1.000")) && s.contains(&txt("0.500")));
-        assert!(!s.contains(&txt("0.250")) && !s.contains("scaled congestion"));
+        assert!(!s.contains(&txt("0.250")) && !s.contains(&txt("scaled congestion")));
         assert_eq!(s.matches("<circle").count(), 4);
         let titled = svg(&g, &with(&bare, |o| o.title = Some("fat tree".into())));
         assert!(titled.contains(&txt("fat tree")));
         let legend = svg(&g, &with(&bare, |o| o.legend = true));
-        assert!(legend.contains("scaled congestion") && legend.contains("max count: 4"));
+        assert!(legend.contains(&txt("scaled congestion")) && legend.contains("max count: 4"));
         let fill = |c: f32| stroke(bare.colors.rgb(c)).replace("stroke", "fill");
         assert!(legend.contains(&fill(0.0)) && legend.contains(&fill(1.0)));
         assert!(!s.contains(&fill(0.0)));
@@ -548,6 +627,46 @@ mod tests {
         }
         // The hottest cable's value is always shown.
         assert!(s.contains(&txt("1.000")));
+    }
+
+    #[test]
+    fn svg_maps_say_what_a_cable_and_a_node_carry_on_hover() {
+        let s = svg(&tree(), &MapOptions::default());
+        let doc = roxmltree::Document::parse(&s).expect("the map is well-formed XML");
+        let titles: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("title"))
+            .filter_map(|n| n.text())
+            .collect();
+        // 8 cables and 8 nodes.
+        assert_eq!(titles.len(), 16, "{titles:#?}");
+        for expected in [
+            "H0 \u{2014} L0: scaled congestion 1.000\ncount H0 \u{2192} L0: 4, L0 \u{2192} H0: 0",
+            "L0 \u{2014} S0: scaled congestion 0.500\ncount L0 \u{2192} S0: 2, S0 \u{2192} L0: 1",
+            "L1 \u{2014} S1: scaled congestion 0.250\ncount L1 \u{2192} S1: 0, S1 \u{2192} L1: 1",
+            "L0 (switch): 4 cables drawn, the hottest at 1.000",
+            "H1 (host): 1 cables drawn, the hottest at 0.000",
+        ] {
+            assert!(
+                titles.contains(&expected),
+                "{expected:?} not in {titles:#?}"
+            );
+        }
+        // Names are escaped; without hosts, their cables and titles go too.
+        let names = ["H<0>", "H1", "H2", "H3", "L&0", "L1", "S0", "S1"];
+        let mut g = tree();
+        g.names = names.iter().map(|n| n.to_string()).collect();
+        let s = svg(
+            &g,
+            &with(&MapOptions::default(), |o| o.switches_only = true),
+        );
+        let doc = roxmltree::Document::parse(&s).expect("escaped names stay well-formed");
+        let titles = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("title"))
+            .count();
+        assert_eq!(titles, 4 + 4);
+        assert!(s.contains("L&amp;0 (switch)"));
     }
 
     #[test]
