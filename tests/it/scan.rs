@@ -37,6 +37,28 @@ fn write_plan(dir: &Path, runs: u64) -> String {
 }
 
 #[test]
+fn cells_record_their_time_in_whole_milliseconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let plan = write_plan(dir.path(), 300);
+    let started = std::time::Instant::now();
+    orcs(&["scan", &plan, "-q", "-j", "1"]).ok();
+    let wall = started.elapsed().as_secs_f64();
+    let text = std::fs::read_to_string(dir.path().join("plan.jsonl")).unwrap();
+    let mut total = 0.0;
+    for line in text.lines() {
+        let record = orcs::scan::unseal(line).unwrap();
+        let seconds = record["seconds"].as_f64().unwrap();
+        // One cell's time lies within the whole command's, in milliseconds.
+        assert!((0.0..=wall).contains(&seconds), "{seconds} s of {wall} s");
+        let ms = seconds * 1e3;
+        assert!((ms - ms.round()).abs() < 1e-6, "{seconds} s");
+        total += seconds;
+    }
+    // 36 cells of 300 runs each take some milliseconds in all.
+    assert!(total > 0.0, "no cell took any time");
+}
+
+#[test]
 fn a_cell_is_the_single_run_it_names() {
     let dir = tempfile::tempdir().unwrap();
     let plan = write_plan(dir.path(), 100);
