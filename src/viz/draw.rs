@@ -41,10 +41,11 @@ pub enum ImageFormat {
 }
 
 impl ImageFormat {
-    /// The format a file name asks for (`.svg`, `.png` or `.pdf`, any case), if any.
+    /// The format a file name asks for (`.svg`, `.png` or `.pdf`, any case; also
+    /// `.svg.gz`, which the output writer compresses), if any.
     pub fn from_path(path: &str) -> Option<Self> {
         let lower = path.to_ascii_lowercase();
-        if lower.ends_with(".svg") {
+        if lower.ends_with(".svg") || lower.ends_with(".svg.gz") {
             Some(ImageFormat::Svg)
         } else if lower.ends_with(".png") {
             Some(ImageFormat::Png)
@@ -382,6 +383,9 @@ mod tests {
         assert_eq!(ImageFormat::from_path("map.png"), Some(ImageFormat::Png));
         assert_eq!(ImageFormat::from_path("map.PDF"), Some(ImageFormat::Pdf));
         assert_eq!(ImageFormat::from_path("map.jpg"), None);
+        assert_eq!(ImageFormat::from_path("map.svg.GZ"), Some(ImageFormat::Svg));
+        // Formats that compress themselves are not compressed again.
+        assert_eq!(ImageFormat::from_path("map.png.gz"), None);
     }
 
     #[test]

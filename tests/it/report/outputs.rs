@@ -818,6 +818,25 @@ fn map_colours_and_title_follow_the_flags() {
     assert!(svg(&["--title", "Fig. 3: tree"]).contains("Fig. 3: tree"));
     assert!(!svg(&["--title", ""]).contains("congestion map of"));
     assert!(svg(&[]).contains("congestion map of two.json"));
+    // A compressed SVG is the same picture, gzipped.
+    let gz = dir.path().join("c.svg.gz");
+    orcs(&[
+        "map",
+        two.as_str(),
+        "-o",
+        gz.to_str().unwrap(),
+        "--renderer",
+        "builtin",
+    ])
+    .ok();
+    let mut plain = String::new();
+    std::io::Read::read_to_string(
+        &mut flate2::read::GzDecoder::new(std::fs::File::open(&gz).unwrap()),
+        &mut plain,
+    )
+    .unwrap();
+    assert!(plain == svg(&[]), "the .svg.gz map is not the .svg one");
+    orcs(&["map", &two, "-o", "x.png.gz"]).fails_with(1, &["(or .svg.gz)"]);
     orcs(&["map", &two, "-o", "x.svg", "--colors", "jet"])
         .fails_with(1, &["--colors", "viridis, cividis, orcs"]);
 }

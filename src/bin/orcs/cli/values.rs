@@ -107,7 +107,7 @@ pub fn report_format(value: &str) -> Result<Format> {
 pub fn image_format(flag: &str, path: &str) -> Result<ImageFormat> {
     match ImageFormat::from_path(path) {
         Some(f) => Ok(f),
-        None => bail!("{flag} '{path}': the file name must end in .svg, .png or .pdf"),
+        None => bail!("{flag} '{path}': the file name must end in .svg, .png or .pdf (or .svg.gz)"),
     }
 }
 
