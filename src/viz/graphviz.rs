@@ -48,13 +48,13 @@ pub fn graphviz_source(
     if kind == Layout::Layered {
         write_levels(&mut s, graph, &shown, &level);
     }
-    let cables = visible_cables(graph, &shown);
+    let (cables, parallel) = bundled(visible_cables(graph, &shown));
     let mut labelled = vec![false; cables.len()];
     for i in hottest(&cables, options.top_labels) {
         labelled[i] = true;
     }
-    for (c, &label) in cables.iter().zip(&labelled) {
-        write_cable(&mut s, graph, &level, c, label, options.colors);
+    for ((c, &label), &n) in cables.iter().zip(&labelled).zip(&parallel) {
+        write_cable(&mut s, graph, &level, (c, n), label, options.colors);
     }
     s.push_str("}\n");
     s
@@ -147,13 +147,14 @@ fn write_levels(
     }
 }
 
-/// One cable as an edge from its lower-level end: colour, width, value, a tooltip with
-/// its ports and count, and its value as label when `labelled`.
+/// One cable (the hottest of `parallel` bundled ones) as an edge from its lower-level
+/// end: colour, width, value, a tooltip with its ports and count (and the bundle's size),
+/// and its value as label when `labelled`.
 fn write_cable(
     s: &mut String,
     graph: &CongestionGraph,
     level: &[u32],
-    c: &Cable,
+    (c, parallel): (&Cable, usize),
     labelled: bool,
     colors: ColorScale,
 ) {
@@ -173,7 +174,10 @@ fn write_cable(
         .filter_map(|&e| graph.edges[e].label.as_deref())
         .collect();
     let (ta, tb) = (&graph.names[a], &graph.names[b]);
-    let tip = format!("{ta} -- {tb} [{}]: count {}", keys.join(", "), c.count);
+    let mut tip = format!("{ta} -- {tb} [{}]: count {}", keys.join(", "), c.count);
+    if parallel > 1 {
+        tip = format!("{parallel} parallel cables, the hottest: {tip}");
+    }
     let _ = write!(
         s,
         "  {} -- {} [color={}, penwidth={:.3}, congestion=\"{:.6}\", tooltip={}",
@@ -188,6 +192,26 @@ fn write_cable(
         let _ = write!(s, ", label=\"{:.3}\", fontsize=10", c.value);
     }
     s.push_str("];\n");
+}
+
+/// Parallel cables (the same two nodes, as between the switches of a fat tree with
+/// several links per pair) bundled into one edge each: the hottest of them stands for
+/// all, with how many there are. Graphviz would fan them out into a sheaf of curves
+/// that hides the map. Keeps the coolest-first order. O(cables).
+fn bundled(cables: Vec<Cable>) -> (Vec<Cable>, Vec<usize>) {
+    let mut first: rustc_hash::FxHashMap<(u32, u32), usize> = Default::default();
+    let mut kept: Vec<(Cable, usize)> = Vec::with_capacity(cables.len());
+    // Hottest first, so that the first cable of a pair seen is the one kept.
+    for c in cables.into_iter().rev() {
+        match first.entry((c.a, c.b)) {
+            std::collections::hash_map::Entry::Occupied(at) => kept[*at.get()].1 += 1,
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(kept.len());
+                kept.push((c, 1));
+            }
+        }
+    }
+    kept.into_iter().rev().unzip()
 }
 
 /// The first executable called `name` on the PATH, if Graphviz is installed.
@@ -292,6 +316,30 @@ mod tests {
         let other = b"<svg width=\"5cm\" height=\"2\"><rect width=\"3pt\"/></svg>".to_vec();
         assert_eq!(pixel_size(other.clone()), other);
         assert_eq!(pixel_size(b"<svg".to_vec()), b"<svg".to_vec());
+    }
+
+    #[test]
+    fn parallel_cables_are_one_edge_coloured_by_the_hottest() {
+        // S0 and S1 joined by three cables (counts 1, 4, 2 one way), S1 and S2 by one.
+        let g = graph(
+            &["S0", "S1", "S2"],
+            &[(0, 1, 1, 0), (0, 1, 4, 0), (0, 1, 2, 0), (1, 2, 3, 0)],
+        );
+        let options = MapOptions {
+            colors: ColorScale::Orcs,
+            ..Default::default()
+        };
+        let text = graphviz_source(&g, &options, (640, 480));
+        let (edges, _) = dot_view(&text);
+        assert_eq!(edges.len(), 2, "{text}");
+        // Coolest first: S1 -- S2 (3 of 4), then the bundle at the hottest's 4 of 4.
+        assert_eq!(edges[0], (0.75, congestion_color(0.75)));
+        assert_eq!(edges[1], (1.0, congestion_color(1.0)));
+        assert!(
+            text.contains("tooltip=\"3 parallel cables, the hottest: S0 -- S1 [1, 1]: count 4\""),
+            "{text}"
+        );
+        assert_eq!(text.matches("parallel cables").count(), 1, "{text}");
     }
 
     #[test]
