@@ -731,6 +731,22 @@ fn cells(
 mod tests {
     use super::*;
     use crate::error::LocatedError;
+
+    #[test]
+    fn a_traffic_label_is_its_file_then_its_flags() {
+        let mut source = TrafficSource {
+            path: "runs/cg.meta".into(),
+            flags: vec![],
+            options: TrafficOptions::default(),
+            line: None,
+        };
+        assert_eq!(source.label(), "runs/cg.meta");
+        source.flags = vec![("--phase", "exchange".into()), ("--window", "0:1.5".into())];
+        assert_eq!(
+            source.label(),
+            "runs/cg.meta --phase exchange --window 0:1.5"
+        );
+    }
     use crate::tasks::model::TreeSpec;
     use crate::tasks::sim::{Scheduler, TaskTimes};
 
