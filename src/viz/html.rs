@@ -206,7 +206,9 @@ fn congestion_map(
     )?);
     let _ = writeln!(
         h,
-        "<h3>Congestion map</h3>\n<p class=\"note\">Each cable colored by its summed congestion scaled to [0, 1] (green least, red most); the {} hottest labelled{}.</p>\n<div class=\"chart\" data-chart=\"map-{i}\">{svg}</div>",
+        "<h3>Congestion map</h3>\n<p class=\"note\">Each cable coloured by its summed congestion scaled to [0, 1] ({} least, {} most); the {} hottest labelled{}; hover over a cable or a node for its counts.</p>\n<div class=\"chart\" data-chart=\"map-{i}\">{svg}</div>",
+        options.colors.ends().0,
+        options.colors.ends().1,
         options.top_labels,
         if options.switches_only { "; hosts hidden" } else { "" }
     );
