@@ -16,7 +16,6 @@ use orcs::engine::metric::MetricKind;
 use orcs::engine::request::SimRequest;
 use orcs::fabric::input::InputSpec;
 use orcs::limits::MemoryLimit;
-
 use orcs::workload::mapping::SubsetMethod;
 use orcs::workload::pattern::{Pattern, PatternKind};
 use orcs::workload::WorkloadError;

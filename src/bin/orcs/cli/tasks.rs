@@ -10,7 +10,6 @@ use orcs::queueing::params::{parse_bandwidth, parse_list, parse_size, parse_time
 use orcs::tasks::model::{CostSpec, CountSource, TreeSpec};
 use orcs::tasks::sim::{Scheduler, TaskTimes};
 use orcs::tasks::{LoadTarget, TaskCosts};
-
 use orcs::workload::mapping::SubsetMethod;
 
 /// Flags of `orcs tasks`.
