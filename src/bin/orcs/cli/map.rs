@@ -151,11 +151,9 @@ impl MapArgs {
         if !(16..=20000).contains(&self.width) || !(16..=20000).contains(&self.height) {
             bail!("--width and --height must be between 16 and 20000 pixels");
         }
-        let colors = match resolve("--colors", &self.colors, &ColorScale::NAMES)? {
-            "cividis" => ColorScale::Cividis,
-            "orcs" => ColorScale::Orcs,
-            _ => ColorScale::Viridis,
-        };
+        // resolve returns one of the names, which from_name all know.
+        let colors = ColorScale::from_name(resolve("--colors", &self.colors, &ColorScale::NAMES)?)
+            .unwrap_or_default();
         let output = self.output.required();
         Ok(MapPlan {
             colors,
