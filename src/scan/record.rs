@@ -330,6 +330,32 @@ mod tests {
     use crate::error::LocatedError;
     use proptest::prelude::*;
 
+    #[test]
+    fn sealed_lines_are_json_objects_with_the_crc_last() {
+        // Other tools (jq, pandas) read the results file as JSON lines: every sealed line
+        // must be valid JSON by itself, the empty object too.
+        for object in [
+            serde_json::json!({}),
+            serde_json::json!({"key": "a|b", "n": 3}),
+        ] {
+            let line = seal(&object);
+            let parsed: Value = serde_json::from_str(line.trim_end())
+                .unwrap_or_else(|e| panic!("{line:?} is not JSON: {e}"));
+            let members = parsed.as_object().unwrap();
+            assert_eq!(
+                members.len(),
+                object.as_object().unwrap().len() + 1,
+                "{line}"
+            );
+            let crc = format!("{:08x}", crc32fast::hash(object.to_string().as_bytes()));
+            assert!(line.ends_with(&format!("\"crc\":\"{crc}\"}}\n")), "{line}");
+        }
+        assert_eq!(
+            seal(&serde_json::json!({})),
+            format!("{{\"crc\":\"{:08x}\"}}\n", crc32fast::hash(b"{}"))
+        );
+    }
+
     fn located_error(e: ScanError) -> LocatedError {
         match e {
             ScanError::Input(e) => e,
