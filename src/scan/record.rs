@@ -331,6 +331,18 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
+    fn a_missing_results_file_is_empty_but_an_unreadable_one_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("none.jsonl");
+        let (records, len) = read_results(missing.to_str().unwrap()).unwrap();
+        assert!(records.is_empty() && len == 0);
+        // A folder cannot be read as a file: that must not pass for an empty scan.
+        let folder = dir.path().to_str().unwrap();
+        let e = read_results(folder).map(|_| ()).unwrap_err().to_string();
+        assert!(e.contains("cannot read"), "{e}");
+    }
+
+    #[test]
     fn sealed_lines_are_json_objects_with_the_crc_last() {
         // Other tools (jq, pandas) read the results file as JSON lines: every sealed line
         // must be valid JSON by itself, the empty object too.
