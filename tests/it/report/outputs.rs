@@ -351,23 +351,7 @@ fn readme_pictures_come_from_the_readme_commands() {
     let json = dir.path().join("dragonfly-bisect.json");
     let json = json.to_str().unwrap();
     let fabric = repo("topologies/dragonfly-a4-p2-h2.minhop.dot");
-    orcs(&[
-        "-i",
-        &fabric,
-        "-p",
-        "bisect",
-        "-n",
-        "1000",
-        "--seed",
-        "1",
-        "--metric",
-        "get_cable_cong",
-        "--format",
-        "json",
-        "-o",
-        json,
-    ])
-    .ok();
+    cable_congestion_json(&fabric, "bisect", "1000", json);
     let map = dir.path().join("map.png");
     orcs(&[
         "map",
@@ -531,25 +515,31 @@ fn map_inputs(dir: &std::path::Path) -> (String, String) {
     let two = dir.join("two.json").to_str().unwrap().to_string();
     let tree = dir.join("ft4.json").to_str().unwrap().to_string();
     for (fabric, pattern, out) in [(TWO, "tree", &two), (FT4, "bisect", &tree)] {
-        orcs(&[
-            "-i",
-            fabric,
-            "-p",
-            pattern,
-            "-n",
-            "10",
-            "--seed",
-            "1",
-            "--metric",
-            "get_cable_cong",
-            "--format",
-            "json",
-            "-o",
-            out,
-        ])
-        .ok();
+        cable_congestion_json(fabric, pattern, "10", out);
     }
     (two, tree)
+}
+
+/// `orcs -i fabric -p pattern -n runs --seed 1 --metric get_cable_cong --format json -o
+/// out`: the per-link congestion `orcs map` draws.
+fn cable_congestion_json(fabric: &str, pattern: &str, runs: &str, out: &str) {
+    orcs(&[
+        "-i",
+        fabric,
+        "-p",
+        pattern,
+        "-n",
+        runs,
+        "--seed",
+        "1",
+        "--metric",
+        "get_cable_cong",
+        "--format",
+        "json",
+        "-o",
+        out,
+    ])
+    .ok();
 }
 
 /// `orcs map input -o out --renderer renderer` with `PATH` set to `path`; the bytes
@@ -689,23 +679,12 @@ fn maps_fit_the_size_asked_for_in_every_format_and_renderer() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("k8.json");
     let json = json.to_str().unwrap();
-    orcs(&[
-        "-i",
+    cable_congestion_json(
         "topologies/kary-ntree-8-3.dmodk.dot.gz",
-        "-p",
         "bisect",
-        "-n",
         "5",
-        "--seed",
-        "1",
-        "--metric",
-        "get_cable_cong",
-        "--format",
-        "json",
-        "-o",
         json,
-    ])
-    .ok();
+    );
     let poppler_here = tools_present(&["pdfinfo", "pdftotext"], "ORCS_REQUIRE_POPPLER");
     let mut renderers = vec!["builtin"];
     if graphviz_present() {
