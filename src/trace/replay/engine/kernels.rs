@@ -145,7 +145,7 @@ fn mask(yes: bool) -> u64 {
 /// The old values pass through `black_box` because LLVM otherwise turns "store the
 /// selection of new and old back where old was loaded" into a masked store
 /// (`vpmaskmovq`), which AMD processors run as microcode: on an AMD EPYC with AVX2 the
-/// replay of 63 configurations took 8.3 s with it and 6.3 s without (`cargo bench
+/// replay of 63 configurations took 8.3 s with it and 5.3 s without (`cargo bench
 /// --bench trace`). The copy it costs stays in L1.
 #[inline(always)]
 fn blend(to: &mut Lane, masks: &[u64; LANES], new: impl Fn(usize) -> f64) {
