@@ -153,7 +153,7 @@ impl ArgsOf for Record {
     fn get(&self, arg: Arg) -> Option<i64> {
         let i = position(self.label, arg)?;
         let v = self.value(i);
-        v.present.then_some(v.scalar)
+        v.present().then_some(v.scalar)
     }
 
     fn list(&self, arg: Arg) -> Option<&[i64]> {

@@ -154,19 +154,9 @@ mod tests {
             let value = if arg.kind.is_array() || matches!(arg.kind, Kind::IntsSince069) {
                 let start = rec.ints.len() as u32;
                 rec.ints.extend_from_slice(v);
-                Value {
-                    scalar: v.len() as i64,
-                    present: true,
-                    start,
-                    len: v.len() as u32,
-                }
+                Value::elements(v.len() as i64, true, start, v.len() as u32)
             } else {
-                Value {
-                    scalar: v[0],
-                    present: true,
-                    start: 0,
-                    len: 0,
-                }
+                Value::of(v[0])
             };
             rec.values.push(value);
         }

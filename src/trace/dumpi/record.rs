@@ -53,20 +53,62 @@ pub struct Status {
 
 /// One argument's decoded value: a scalar, or for arrays and strings their stored count
 /// and where their elements are in the record's buffers.
+///
+/// Sixteen bytes with no padding and no invalid bit patterns: the decoder returns one
+/// per argument, and a `bool` field made the compiler copy the padding after it in
+/// overlapping pieces, which stalled every argument on store forwarding.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Value {
     /// The scalar value (sign-extended as libdumpi keeps it), or an array's count.
     pub scalar: i64,
-    /// False when the argument was not stored (a root-only argument elsewhere, statuses
-    /// not recorded, an empty integer array).
-    pub present: bool,
-    pub(crate) start: u32,
-    pub(crate) len: u32,
+    start: u32,
+    /// The elements' count, with [`STORED`] set when the argument was stored.
+    len_stored: u32,
 }
 
+/// The bit of [`Value::len_stored`] that says the argument was stored.
+const STORED: u32 = 1 << 31;
+
 impl Value {
+    /// A stored scalar.
+    pub(crate) fn of(scalar: i64) -> Self {
+        Value {
+            scalar,
+            start: 0,
+            len_stored: STORED,
+        }
+    }
+
+    /// An array or string: its count, whether it was stored, and its `len` (below
+    /// 2³¹: counts are 32-bit signed in the files) elements from `start` in the record's
+    /// buffer.
+    pub(crate) fn elements(scalar: i64, stored: bool, start: u32, len: u32) -> Self {
+        debug_assert!(len < STORED, "{len} elements");
+        Value {
+            scalar,
+            start,
+            len_stored: (len & !STORED) | if stored { STORED } else { 0 },
+        }
+    }
+
+    /// False when the argument was not stored (a root-only argument elsewhere, statuses
+    /// not recorded, an empty integer array).
+    pub fn present(self) -> bool {
+        self.len_stored & STORED != 0
+    }
+
+    /// Where its elements start in the record's buffer.
+    pub(crate) fn start(self) -> u32 {
+        self.start
+    }
+
+    /// How many elements it has in the record's buffer.
+    pub(crate) fn len(self) -> u32 {
+        self.len_stored & !STORED
+    }
+
     pub(crate) fn range(self) -> std::ops::Range<usize> {
-        self.start as usize..(self.start + self.len) as usize
+        self.start as usize..(self.start + self.len()) as usize
     }
 }
 
@@ -123,19 +165,19 @@ impl Record {
     /// infos, distributions), when stored.
     pub fn ints(&self, i: usize) -> Option<&[i64]> {
         let v = self.values[i];
-        v.present.then(|| &self.ints[v.range()])
+        v.present().then(|| &self.ints[v.range()])
     }
 
     /// The bytes of a string argument, when stored.
     pub fn text(&self, i: usize) -> Option<&[u8]> {
         let v = self.values[i];
-        v.present.then(|| &self.bytes[v.range()])
+        v.present().then(|| &self.bytes[v.range()])
     }
 
     /// The strings of a string-array argument, when stored.
     pub fn texts(&self, i: usize) -> Option<impl Iterator<Item = &[u8]> + '_> {
         let v = self.values[i];
-        v.present.then(|| {
+        v.present().then(|| {
             self.spans[v.range()]
                 .iter()
                 .map(|&(s, l)| self.span_bytes(s, l))
@@ -146,7 +188,7 @@ impl Record {
     /// [`Kind::Ranges`]): for each, the range of its items among [`Record::span`]s.
     pub(crate) fn lists(&self, i: usize) -> Option<&[(u32, u32)]> {
         let v = self.values[i];
-        v.present.then(|| &self.spans[v.range()])
+        v.present().then(|| &self.spans[v.range()])
     }
 
     /// Span `k` of the record.
@@ -165,7 +207,7 @@ impl Record {
     /// The statuses of a status argument, when stored.
     pub fn statuses(&self, i: usize) -> Option<&[Status]> {
         let v = self.values[i];
-        v.present.then(|| &self.statuses[v.range()])
+        v.present().then(|| &self.statuses[v.range()])
     }
 
     /// The inner rank arrays of a [`Kind::Ranges`] argument, when stored.

@@ -202,12 +202,7 @@ impl Stream<'_> {
             format!("argument '{}' of {}", arg.name, call.name)
         });
         let b = &mut self.bytes;
-        let scalar = |v: i64| Value {
-            scalar: v,
-            present: true,
-            start: 0,
-            len: 0,
-        };
+        let scalar = Value::of;
         Ok(match arg.kind {
             Kind::Int | Kind::Dest | Kind::Source | Kind::Tag | Kind::Request | Kind::IoRequest => {
                 scalar(i64::from(b.u32().map_err(&err)? as i32))
@@ -264,19 +259,17 @@ impl Stream<'_> {
             Kind::TextLists => text_lists(b, rec).map_err(&err)?,
             Kind::Ints | Kind::Requests | Kind::IoRequests => {
                 let count = b.u32().map_err(&err)? as i32;
-                let mut v =
-                    elements(rec, count, || Ok(i64::from(b.u32()? as i32))).map_err(&err)?;
-                v.present = count > 0;
-                v
+                let v = elements(rec, count, || Ok(i64::from(b.u32()? as i32))).map_err(&err)?;
+                // An empty array is not stored.
+                Value::elements(v.scalar, count > 0, v.start(), v.len())
             }
             Kind::IntsSince068 | Kind::IntsSince069 => {
                 let since = if arg.kind == Kind::IntsSince068 { 8 } else { 9 };
                 if self.file.header.has_version(0, 6, since) {
                     let count = b.u32().map_err(&err)? as i32;
-                    let mut v =
+                    let v =
                         elements(rec, count, || Ok(i64::from(b.u32()? as i32))).map_err(&err)?;
-                    v.present = count > 0;
-                    v
+                    Value::elements(v.scalar, count > 0, v.start(), v.len())
                 } else {
                     // Older files stored the first element only; the others read as 0.
                     let first = i64::from(b.u32().map_err(&err)? as i32);
@@ -285,12 +278,7 @@ impl Stream<'_> {
                     let start = rec.ints.len() as u32;
                     rec.ints.push(first);
                     rec.ints.extend((1..n).map(|_| 0));
-                    Value {
-                        scalar: len,
-                        present: true,
-                        start,
-                        len: n as u32,
-                    }
+                    Value::elements(len, true, start, n as u32)
                 }
             }
             Kind::Datatypes | Kind::Infos => {
@@ -331,12 +319,12 @@ fn elements(
         let v = next()?;
         rec.ints.push(v);
     }
-    Ok(Value {
-        scalar: i64::from(count),
-        present: count >= 0,
+    Ok(Value::elements(
+        i64::from(count),
+        count >= 0,
         start,
-        len: count.max(0) as u32,
-    })
+        count.max(0) as u32,
+    ))
 }
 
 /// A string: u32 length and bytes (empty for a length ≤ 0).
@@ -344,12 +332,12 @@ fn text(b: &mut Bytes<impl Read>, rec: &mut Record) -> Result<Value, Short> {
     let count = b.u32()? as i32;
     let start = rec.bytes.len() as u32;
     b.bytes_into(count.max(0) as usize, &mut rec.bytes)?;
-    Ok(Value {
-        scalar: i64::from(count),
-        present: true,
+    Ok(Value::elements(
+        i64::from(count),
+        true,
         start,
-        len: count.max(0) as u32,
-    })
+        count.max(0) as u32,
+    ))
 }
 
 /// `count` strings, their spans pushed in order.
@@ -358,14 +346,14 @@ fn texts(b: &mut Bytes<impl Read>, rec: &mut Record, count: i32) -> Result<Value
     let start = rec.spans.len() as u32;
     for _ in 0..count.max(0) {
         let v = text(b, rec)?;
-        rec.spans.push((v.start, v.len));
+        rec.spans.push((v.start(), v.len()));
     }
-    Ok(Value {
-        scalar: i64::from(count),
-        present: count >= 0,
+    Ok(Value::elements(
+        i64::from(count),
+        count >= 0,
         start,
-        len: rec.spans.len() as u32 - start,
-    })
+        rec.spans.len() as u32 - start,
+    ))
 }
 
 /// A count, then per list a count and that many strings.
@@ -375,16 +363,16 @@ fn text_lists(b: &mut Bytes<impl Read>, rec: &mut Record) -> Result<Value, Short
     for _ in 0..count.max(0) {
         let inner = b.u32()? as i32;
         let v = texts(b, rec, inner)?;
-        lists.push((v.start, v.len));
+        lists.push((v.start(), v.len()));
     }
     let start = rec.spans.len() as u32;
     rec.spans.extend_from_slice(&lists);
-    Ok(Value {
-        scalar: i64::from(count),
-        present: count >= 0,
+    Ok(Value::elements(
+        i64::from(count),
+        count >= 0,
         start,
-        len: lists.len() as u32,
-    })
+        lists.len() as u32,
+    ))
 }
 
 /// A count, then that many integer arrays.
@@ -395,14 +383,14 @@ fn ranges(b: &mut Bytes<impl Read>, rec: &mut Record) -> Result<Value, Short> {
     for _ in 0..count.max(0) {
         let inner = b.u32()? as i32;
         let v = elements(rec, inner, || Ok(i64::from(b.u32()? as i32)))?;
-        rec.spans.push((v.start, v.len));
+        rec.spans.push((v.start(), v.len()));
     }
-    Ok(Value {
-        scalar: i64::from(count),
-        present: count >= 0,
+    Ok(Value::elements(
+        i64::from(count),
+        count >= 0,
         start,
-        len: rec.spans.len() as u32 - start,
-    })
+        rec.spans.len() as u32 - start,
+    ))
 }
 
 /// A status array: a count, then per status bytes, source, cancelled, error and (since
@@ -424,10 +412,10 @@ fn statuses(b: &mut Bytes<impl Read>, rec: &mut Record, has_tags: bool) -> Resul
             error,
         });
     }
-    Ok(Value {
-        scalar: i64::from(count),
-        present: count > 0,
+    Ok(Value::elements(
+        i64::from(count),
+        count > 0,
         start,
-        len: count.max(0) as u32,
-    })
+        count.max(0) as u32,
+    ))
 }
