@@ -20,7 +20,7 @@
 //! (K + log ranks + matching-queue length)); memory O(ranks · K + messages in flight ·
 //! K), whatever the trace's length.
 
-use super::event::{Event, Kind, MemberData, Slot};
+use super::event::{Event, Kind, MemberData, Slot, Slots};
 use super::{ReplayError, ReplayNotes};
 use crate::flow::RankRoutes;
 use crate::trace::collective::{cost, AlgorithmChoice, CollectiveOp};
@@ -32,16 +32,22 @@ mod kernels;
 mod routed;
 
 pub use clocks::Clocks;
-use clocks::{split, TimePool, QUANTITIES};
+use clocks::{split, TimePool};
 use kernels::latest_of;
 use routed::Routed;
 
 /// Where a rank's events come from (a trace's rank file, or a list in tests).
 pub trait Source {
-    /// The next event, None at the end.
-    fn next_event(&mut self) -> Result<Option<Event>, ReplayError>;
+    /// Puts the next event in `into`, None at the end. (In place: the replay keeps
+    /// each rank's event where this writes it.)
+    fn next_event(&mut self, into: &mut Option<Event>) -> Result<(), ReplayError>;
     /// The file the events come from, for errors.
     fn path(&self) -> &str;
+    /// Whether the rank may make synchronous sends. When no rank does, a receive that
+    /// holds no more than the eager limit can only take eager messages, and the replay
+    /// does not keep a copy of its clocks at the post (which only a rendezvous transfer
+    /// reads).
+    fn may_send_synchronously(&self) -> bool;
 }
 
 /// The network of every configuration, and the protocol rules shared by all.
@@ -82,8 +88,18 @@ struct Posted {
     src: Option<u32>,
     tag: Option<i32>,
     slot: Slot,
-    /// The receiver's block when it posted.
-    post: u32,
+    post: Post,
+}
+
+/// The receiver's clocks when it posted a receive, as the match sees them.
+#[derive(Debug, Clone, Copy)]
+enum Post {
+    /// It posts at the match: its clocks as they stand.
+    Now,
+    /// A copy of its block at the post, in the time pool.
+    Kept(u32),
+    /// Not kept: the receive could only take eager messages.
+    NotKept,
 }
 
 /// A request slot's state.
@@ -210,6 +226,8 @@ struct Engine<'a> {
     notes: ReplayNotes,
     /// Scratch for the per-configuration times of one event.
     scratch: Vec<f64>,
+    /// Whether some rank may send synchronously ([`Source::may_send_synchronously`]).
+    synchronous_sends: bool,
 }
 
 /// What running a rank's current event did.
@@ -228,11 +246,14 @@ impl<'a> Engine<'a> {
         fabric: Option<Routed<'a>>,
     ) -> Self {
         let k = network.alpha.len();
+        // Off a fabric there is no contention to keep.
+        let clocks = Clocks::new(ranks, k, fabric.is_some());
+        let block = clocks.block_len();
         Engine {
             network,
             fabric,
             members,
-            clocks: Clocks::new(ranks, k),
+            clocks,
             ranks: (0..ranks)
                 .map(|_| RankState {
                     current: None,
@@ -246,7 +267,7 @@ impl<'a> Engine<'a> {
                 })
                 .collect(),
             times: TimePool {
-                k: QUANTITIES * k,
+                k: block,
                 data: Vec::new(),
                 free: Vec::new(),
             },
@@ -263,11 +284,13 @@ impl<'a> Engine<'a> {
                 .collect(),
             heap: BinaryHeap::new(),
             notes: ReplayNotes::default(),
-            scratch: vec![0.0; QUANTITIES * k],
+            scratch: vec![0.0; block],
+            synchronous_sends: true,
         }
     }
 
     fn run<S: Source>(&mut self, sources: &mut [S]) -> Result<(), ReplayError> {
+        self.synchronous_sends = sources.iter().any(Source::may_send_synchronously);
         for r in 0..sources.len() {
             if self.fetch(r, sources)? {
                 self.push(r);
@@ -292,7 +315,7 @@ impl<'a> Engine<'a> {
     /// Runs rank `r` while its calls come before every other ready rank's.
     fn run_rank<S: Source>(&mut self, r: usize, sources: &mut [S]) -> Result<(), ReplayError> {
         loop {
-            match self.step(r, sources[r].path())? {
+            match self.step(r, sources[r].path()).map_err(|e| *e)? {
                 Step::Blocked => {
                     self.ranks[r].parked = true;
                     return Ok(());
@@ -339,26 +362,30 @@ impl<'a> Engine<'a> {
     /// Loads rank `r`'s next event and puts its computation on the clocks; false at
     /// the end of its events.
     fn fetch<S: Source>(&mut self, r: usize, sources: &mut [S]) -> Result<bool, ReplayError> {
-        let event = sources[r].next_event()?;
-        if let Some(e) = &event {
-            let gap = e.gap;
-            self.clocks.computation[r] += gap;
-            let [clock, computation, ..] = split(self.clocks.block_mut(r));
-            kernels::add_gap(clock, computation, gap);
-        }
-        let more = event.is_some();
-        self.ranks[r].current = event;
-        self.ranks[r].deferred = None;
-        Ok(more)
+        let state = &mut self.ranks[r];
+        sources[r].next_event(&mut state.current)?;
+        state.deferred = None;
+        let Some(event) = &state.current else {
+            return Ok(false);
+        };
+        let gap = event.gap;
+        self.clocks.computation[r] += gap;
+        let k = self.clocks.configs;
+        let [clock, computation, ..] = split(self.clocks.block_mut(r), k);
+        kernels::add_gap(clock, computation, gap);
+        Ok(true)
     }
 
-    fn step(&mut self, r: usize, path: &str) -> Result<Step, ReplayError> {
-        let Some(mut event) = self.ranks[r].current.take() else {
+    /// Runs rank `r`'s current event. The error is boxed, and the common events are
+    /// read in place, because this runs once per event: a large result written in
+    /// pieces and read back whole stalls the processor's store forwarding.
+    fn step(&mut self, r: usize, path: &str) -> Result<Step, Box<ReplayError>> {
+        let Some(event) = &self.ranks[r].current else {
             return Ok(Step::Done);
         };
-        let step = match &mut event.kind {
-            Kind::Local => Ok(Step::Done),
-            &mut Kind::Send {
+        match event.kind {
+            Kind::Local => return Ok(Step::Done),
+            Kind::Send {
                 dst,
                 comm,
                 tag,
@@ -367,17 +394,45 @@ impl<'a> Engine<'a> {
                 slot,
             } => {
                 self.send(r, dst, comm, tag, bytes, sync, slot);
-                Ok(Step::Done)
+                return Ok(Step::Done);
             }
-            &mut Kind::Recv {
+            Kind::Recv {
                 src,
                 comm,
                 tag,
                 slot,
+                capacity,
             } => {
-                self.recv(r, src, comm, tag, slot);
-                Ok(Step::Done)
+                self.recv(r, src, comm, tag, slot, capacity);
+                return Ok(Step::Done);
             }
+            Kind::Complete(Slots::Inline { len, slots }) => {
+                let slots = &slots[..len as usize];
+                return Ok(if self.settle_after(r, slots) {
+                    Step::Deferred
+                } else {
+                    self.complete(r, slots)
+                });
+            }
+            Kind::Transfer { bytes, peer, get } => {
+                return Ok(match peer {
+                    Some(peer) if self.fabric.is_some() => {
+                        self.transfer_routed(r, bytes, peer, get)
+                    }
+                    _ => {
+                        self.transfer(r, bytes);
+                        Step::Done
+                    }
+                });
+            }
+            Kind::Complete(Slots::Heap(_)) | Kind::Collective { .. } => {}
+        }
+        // The others need the event while the engine changes: it is taken out and put
+        // back.
+        let Some(mut event) = self.ranks[r].current.take() else {
+            return Ok(Step::Done);
+        };
+        let step = match &mut event.kind {
             Kind::Complete(slots) => {
                 if self.settle_after(r, slots) {
                     Ok(Step::Deferred)
@@ -406,17 +461,11 @@ impl<'a> Engine<'a> {
                 };
                 let (comm, member) = (*comm, *member);
                 self.collective(r, comm, member, call)
-                    .map_err(|message| ReplayError::at(path, event.at, message))
+                    .map_err(|message| Box::new(ReplayError::at(path, event.at, message)))
             }
-            &mut Kind::Transfer { bytes, peer, get } => match peer {
-                Some(peer) if self.fabric.is_some() => {
-                    Ok(self.transfer_routed(r, bytes, peer, get))
-                }
-                _ => {
-                    self.transfer(r, bytes);
-                    Ok(Step::Done)
-                }
-            },
+            Kind::Local | Kind::Send { .. } | Kind::Recv { .. } | Kind::Transfer { .. } => {
+                Ok(Step::Done)
+            }
         };
         self.ranks[r].current = Some(event);
         step
@@ -471,7 +520,7 @@ impl<'a> Engine<'a> {
         match found {
             Some(i) => {
                 let posted = self.posted[d].remove(i);
-                self.take(m, d, Some(posted.post));
+                self.take(m, d, posted.post);
                 *self.request(d, posted.slot) = Request::Recv(Some(m));
                 self.wake(d);
             }
@@ -493,7 +542,15 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn recv(&mut self, r: usize, src: Option<u32>, comm: u32, tag: Option<i32>, slot: Slot) {
+    fn recv(
+        &mut self,
+        r: usize,
+        src: Option<u32>,
+        comm: u32,
+        tag: Option<i32>,
+        slot: Slot,
+        capacity: Option<u64>,
+    ) {
         let messages = &self.messages;
         let found = self.unexpected[r].iter().position(|&m| {
             let m = &messages[m as usize];
@@ -502,13 +559,21 @@ impl<'a> Engine<'a> {
         match found {
             Some(i) => {
                 let m = self.unexpected[r].remove(i);
-                self.take(m, r, None);
+                self.take(m, r, Post::Now);
                 *self.request(r, slot) = Request::Recv(Some(m));
                 let sender = self.messages[m as usize].src as usize;
                 self.wake(sender);
             }
             None => {
-                let post = self.times.alloc(self.clocks.block(r));
+                // Only a rendezvous transfer reads the post: a synchronous send, or a
+                // message over the eager limit, which no valid one this receive holds is.
+                let rendezvous_possible = self.synchronous_sends
+                    || capacity.map_or(true, |c| c > self.network.eager_limit);
+                let post = if rendezvous_possible {
+                    Post::Kept(self.times.alloc(self.clocks.block(r)))
+                } else {
+                    Post::NotKept
+                };
                 self.posted[r].push(Posted {
                     comm,
                     src,
@@ -522,23 +587,30 @@ impl<'a> Engine<'a> {
     }
 
     /// A receive of rank `receiver` takes message `m`: a rendezvous transfer starts when
-    /// both sides are there. `post` is the copy of the receiver's clocks when it posted
-    /// the receive (released here), None when it posts it now: its clocks as they stand.
-    fn take(&mut self, m: u32, receiver: usize, post: Option<u32>) {
+    /// both sides are there, the later of the message's start and the receiver's `post`
+    /// (released here).
+    fn take(&mut self, m: u32, receiver: usize, post: Post) {
         let message = &mut self.messages[m as usize];
         message.matched = true;
         if message.rendezvous {
-            let start = message.start;
+            let (start, k) = (message.start, self.clocks.configs);
             match post {
-                Some(id) => {
+                Post::Kept(id) => {
                     self.scratch.copy_from_slice(self.times.get(id));
-                    latest_of(self.times.get_mut(start), &self.scratch);
+                    latest_of(self.times.get_mut(start), &self.scratch, k);
                 }
-                None => latest_of(self.times.get_mut(start), self.clocks.block(receiver)),
+                Post::Now => latest_of(self.times.get_mut(start), self.clocks.block(receiver), k),
+                Post::NotKept => {
+                    // A message larger than the receive, or a synchronous send the
+                    // footers did not count: the receiver's clocks now are the nearest
+                    // to its post left (no earlier).
+                    self.notes.rendezvous_unposted += 1;
+                    latest_of(self.times.get_mut(start), self.clocks.block(receiver), k);
+                }
             }
             self.start_flow(m);
         }
-        if let Some(id) = post {
+        if let Post::Kept(id) = post {
             self.times.release(id);
         }
     }
@@ -638,7 +710,7 @@ impl<'a> Engine<'a> {
             pending.commutative &= call.commutative;
             pending.data.append(&mut call.data);
             let latest = pending.latest;
-            latest_of(self.times.get_mut(latest), block);
+            latest_of(self.times.get_mut(latest), block, self.clocks.configs);
         }
         self.ranks[r].in_collective = true;
         let calls = &mut self.comms[comm as usize];
@@ -684,7 +756,7 @@ impl<'a> Engine<'a> {
         // The latest member's path, then the operation.
         let k = self.clocks.configs;
         {
-            let [clock, _, latency, bandwidth, _] = split(&mut self.scratch);
+            let [clock, _, latency, bandwidth, _] = split(&mut self.scratch, k);
             for i in 0..k {
                 let lat = messages * self.network.alpha[i];
                 let bw = bytes * self.network.beta[i];
@@ -715,8 +787,8 @@ impl<'a> Engine<'a> {
 
     /// A one-sided transfer off a fabric: the origin pays one message.
     fn transfer(&mut self, r: usize, bytes: u64) {
-        let n = bytes as f64;
-        let [clock, _, latency, bandwidth, _] = split(self.clocks.block_mut(r));
+        let (n, k) = (bytes as f64, self.clocks.configs);
+        let [clock, _, latency, bandwidth, _] = split(self.clocks.block_mut(r), k);
         for k in 0..clock.len() {
             let (lat, bw) = (self.network.alpha[k], n * self.network.beta[k]);
             latency[k] += lat;

@@ -65,6 +65,9 @@ pub enum Kind {
         tag: Option<i32>,
         /// The request slot the receive completes in.
         slot: Slot,
+        /// The bytes its buffer holds (no valid message is larger), None when its
+        /// datatype's size is unknown.
+        capacity: Option<u64>,
     },
     /// The rank waits until the requests in these slots complete (a `Wait*`, or a
     /// `Test*` that found them complete), in this order.

@@ -136,6 +136,7 @@ enum Persistent {
         comm: LocalComm,
         source: i64,
         tag: i32,
+        capacity: Option<u64>,
     },
 }
 
@@ -164,7 +165,20 @@ pub(super) struct RankEvents<'f> {
     /// Whether the replay is on a fabric: collective events then carry their member's
     /// data, and one-sided transfers their target.
     keep_data: bool,
+    /// Whether the rank may make synchronous sends (see [`Source::may_send_synchronously`]).
+    synchronous_sends: bool,
     pub(super) notes: ReplayNotes,
+}
+
+/// Whether the rank of `file` may make synchronous sends: its footer counts some, or it
+/// has no footer (or one too short to tell).
+fn may_send_synchronously(file: &RankFile) -> bool {
+    use label::{ISSEND, SSEND, SSEND_INIT};
+    file.footer.as_ref().map_or(true, |footer| {
+        [SSEND, ISSEND, SSEND_INIT]
+            .iter()
+            .any(|&l| footer.calls.get(l as usize).map_or(true, |&n| n > 0))
+    })
 }
 
 impl<'f> RankEvents<'f> {
@@ -191,6 +205,7 @@ impl<'f> RankEvents<'f> {
             ready: VecDeque::new(),
             ended: false,
             keep_data: false,
+            synchronous_sends: may_send_synchronously(file),
             notes: ReplayNotes::default(),
         })
     }
@@ -336,12 +351,20 @@ impl<'f> RankEvents<'f> {
         Ok(())
     }
 
-    /// A receive from rank `source` of `comm` (-1: any), completing in `slot`.
+    /// The bytes a buffer of `count` elements of `datatype` holds, None when the
+    /// datatype's size is unknown (a receive's size is not counted as a message's).
+    fn capacity(&self, count: Arg, datatype: Arg) -> Option<u64> {
+        message_bytes(&self.types, &self.rec, count, datatype)
+    }
+
+    /// A receive from rank `source` of `comm` (-1: any) into a buffer of `capacity`
+    /// bytes, completing in `slot`.
     fn recv(
         &mut self,
         comm: LocalComm,
         source: i64,
         tag: i32,
+        capacity: Option<u64>,
         slot: Slot,
     ) -> Result<(), ReplayError> {
         let src = match source {
@@ -355,6 +378,7 @@ impl<'f> RankEvents<'f> {
             comm,
             tag: (tag != -1).then_some(tag),
             slot,
+            capacity,
         });
         Ok(())
     }
@@ -386,22 +410,27 @@ impl<'f> RankEvents<'f> {
                 } else {
                     self.slot(self.int(Arg::Request))?
                 };
-                self.recv(comm, source, tag, slot)?;
+                let capacity = self.capacity(Arg::Count, Arg::Datatype);
+                self.recv(comm, source, tag, capacity, slot)?;
                 if l == RECV {
                     self.emit(Kind::Complete(Slots::from([slot])));
                 }
             }
             SENDRECV | SENDRECV_REPLACE => {
                 let comm = self.comm(Arg::Comm)?;
-                let bytes = if l == SENDRECV {
-                    self.bytes(Arg::SendCount, Arg::SendType)
+                let (bytes, capacity) = if l == SENDRECV {
+                    (
+                        self.bytes(Arg::SendCount, Arg::SendType),
+                        self.capacity(Arg::RecvCount, Arg::RecvType),
+                    )
                 } else {
-                    self.bytes(Arg::Count, Arg::Datatype)
+                    let bytes = self.bytes(Arg::Count, Arg::Datatype);
+                    (bytes, self.capacity(Arg::Count, Arg::Datatype))
                 };
                 let (dest, source) = (self.int(Arg::Dest), self.int(Arg::Source));
                 let (sendtag, recvtag) = (self.tag(Arg::SendTag), self.tag(Arg::RecvTag));
                 self.send(comm, dest, sendtag, bytes, false, Event::BLOCKING_SEND)?;
-                self.recv(comm, source, recvtag, Event::BLOCKING_RECV)?;
+                self.recv(comm, source, recvtag, capacity, Event::BLOCKING_RECV)?;
                 self.emit(Kind::Complete(Slots::from([
                     Event::BLOCKING_SEND,
                     Event::BLOCKING_RECV,
@@ -475,6 +504,7 @@ impl<'f> RankEvents<'f> {
                     comm,
                     source: self.int(Arg::Source),
                     tag: self.tag(Arg::Tag),
+                    capacity: self.capacity(Arg::Count, Arg::Datatype),
                 };
                 self.persistent.insert(self.int(Arg::Request), p);
             }
@@ -565,7 +595,12 @@ impl<'f> RankEvents<'f> {
                 bytes,
                 sync,
             }) => self.send(comm, dest, tag, bytes, sync, slot),
-            Some(Persistent::Recv { comm, source, tag }) => self.recv(comm, source, tag, slot),
+            Some(Persistent::Recv {
+                comm,
+                source,
+                tag,
+                capacity,
+            }) => self.recv(comm, source, tag, capacity, slot),
             None => Ok(()),
         }
     }
@@ -630,14 +665,16 @@ impl<'f> RankEvents<'f> {
 }
 
 impl Source for RankEvents<'_> {
-    fn next_event(&mut self) -> Result<Option<Event>, ReplayError> {
+    fn next_event(&mut self, into: &mut Option<Event>) -> Result<(), ReplayError> {
         loop {
             if let Some(e) = self.ready.pop_front() {
-                return Ok(Some(e));
+                *into = Some(e);
+                return Ok(());
             }
             if !self.stream.next_into(&mut self.rec)? {
                 if self.ended || self.gap == 0.0 {
-                    return Ok(None);
+                    *into = None;
+                    return Ok(());
                 }
                 self.ended = true;
                 self.emit(Kind::Local);
@@ -650,6 +687,10 @@ impl Source for RankEvents<'_> {
 
     fn path(&self) -> &str {
         self.path
+    }
+
+    fn may_send_synchronously(&self) -> bool {
+        self.synchronous_sends
     }
 }
 

@@ -149,6 +149,10 @@ pub struct ReplayNotes {
     pub rendezvous_buffered: u64,
     /// Messages sent and never received.
     pub unreceived_messages: u64,
+    /// Rendezvous messages taken by a receive whose post time was not kept: one smaller
+    /// than the message (an MPI error the run went past), or a synchronous send where
+    /// the footers count none. Their transfer starts at the match, not at the post.
+    pub rendezvous_unposted: u64,
 }
 
 impl ReplayNotes {
@@ -159,6 +163,7 @@ impl ReplayNotes {
         self.intercomm_collectives = self.intercomm_collectives.max(o.intercomm_collectives);
         self.rendezvous_buffered = self.rendezvous_buffered.max(o.rendezvous_buffered);
         self.unreceived_messages = self.unreceived_messages.max(o.unreceived_messages);
+        self.rendezvous_unposted = self.rendezvous_unposted.max(o.rendezvous_unposted);
     }
 
     fn add(&mut self, o: &ReplayNotes) {
@@ -167,6 +172,7 @@ impl ReplayNotes {
         self.intercomm_collectives += o.intercomm_collectives;
         self.rendezvous_buffered += o.rendezvous_buffered;
         self.unreceived_messages += o.unreceived_messages;
+        self.rendezvous_unposted += o.rendezvous_unposted;
     }
 }
 

@@ -31,16 +31,19 @@ pub(super) struct Prefetched {
     rx: Receiver<Batch>,
     events: std::vec::IntoIter<Event>,
     ended: bool,
+    synchronous_sends: bool,
 }
 
 impl Source for Prefetched {
-    fn next_event(&mut self) -> Result<Option<Event>, ReplayError> {
+    fn next_event(&mut self, into: &mut Option<Event>) -> Result<(), ReplayError> {
         loop {
             if let Some(e) = self.events.next() {
-                return Ok(Some(e));
+                *into = Some(e);
+                return Ok(());
             }
             if self.ended {
-                return Ok(None);
+                *into = None;
+                return Ok(());
             }
             // A worker that stopped without an end has failed elsewhere: say so here too.
             let batch = self.rx.recv().map_err(|_| {
@@ -56,6 +59,10 @@ impl Source for Prefetched {
 
     fn path(&self) -> &str {
         &self.path
+    }
+
+    fn may_send_synchronously(&self) -> bool {
+        self.synchronous_sends
     }
 }
 
@@ -87,6 +94,7 @@ pub(super) fn with_prefetch<'f, T>(
             rx,
             events: Vec::new().into_iter(),
             ended: false,
+            synchronous_sends: events.may_send_synchronously(),
         });
         shares[k % workers].push(Feed {
             events,
@@ -158,15 +166,18 @@ fn serve(mut feeds: Vec<Feed<'_>>, batch: usize) -> ReplayNotes {
 /// Up to `batch` events of one rank; the batch ends the rank at its end or error.
 fn fill(events: &mut RankEvents<'_>, batch: usize) -> Batch {
     let mut out = Vec::with_capacity(batch);
+    let mut next = None;
     while out.len() < batch {
-        match events.next_event() {
-            Ok(Some(e)) => out.push(e),
-            Ok(None) => {
-                return Batch {
-                    events: out,
-                    end: Some(Ok(())),
+        match events.next_event(&mut next) {
+            Ok(()) => match next.take() {
+                Some(e) => out.push(e),
+                None => {
+                    return Batch {
+                        events: out,
+                        end: Some(Ok(())),
+                    }
                 }
-            }
+            },
             Err(e) => {
                 return Batch {
                     events: out,

@@ -17,11 +17,17 @@ struct Events {
 }
 
 impl Source for Events {
-    fn next_event(&mut self) -> Result<Option<Event>, ReplayError> {
-        Ok(self.events.pop_front())
+    fn next_event(&mut self, into: &mut Option<Event>) -> Result<(), ReplayError> {
+        *into = self.events.pop_front();
+        Ok(())
     }
     fn path(&self) -> &str {
         &self.path
+    }
+    fn may_send_synchronously(&self) -> bool {
+        self.events
+            .iter()
+            .any(|e| matches!(e.kind, Kind::Send { sync: true, .. }))
     }
 }
 
@@ -52,6 +58,7 @@ fn recv(src: Option<u32>, slot: Slot) -> Kind {
         comm: 0,
         tag: None,
         slot,
+        capacity: None,
     }
 }
 
@@ -163,6 +170,73 @@ fn a_rendezvous_transfer_starts_when_both_sides_are_there() {
     }
 }
 
+/// Rank 1 posts a receive of `capacity` bytes after 3 s and waits for it 2 s later;
+/// rank 0 computes 1 s and sends 100 bytes (synchronously when `sync`), which it waits
+/// for.
+fn late_post(capacity: Option<u64>, sync: bool) -> Vec<Vec<Event>> {
+    let send = Kind::Send {
+        dst: 1,
+        comm: 0,
+        tag: 0,
+        bytes: 100,
+        sync,
+        slot: 2,
+    };
+    let recv = Kind::Recv {
+        src: Some(0),
+        comm: 0,
+        tag: None,
+        slot: 2,
+        capacity,
+    };
+    vec![
+        vec![ev(10, 1.0, send), ev(11, 0.0, complete(&[2]))],
+        vec![ev(5, 3.0, recv), ev(6, 2.0, complete(&[2]))],
+    ]
+}
+
+#[test]
+fn a_receive_keeps_its_post_time_where_a_rendezvous_can_read_it() {
+    // Eager limit 10: the 100-byte message is rendezvous; it starts at the receive's
+    // post (3), so the sender leaves at 3 + 0.1 + 1 = 4.1 and 3 + 1 = 4, with the
+    // receiver's path (3 s of computation). The same when the receive holds the
+    // message, when its size is unknown, and for a synchronous send into a small one.
+    for (capacity, sync) in [(Some(100), false), (None, false), (Some(8), true)] {
+        let (c, notes) = run(late_post(capacity, sync), 10).unwrap();
+        let case = format!("capacity {capacity:?}, synchronous {sync}");
+        close(c.clock(0), &[4.1, 4.0]);
+        close(c.path_computation(0), &[3.0, 3.0]);
+        close(c.latency(0), &[0.1, 1.0]);
+        close(c.bandwidth(0), &[1.0, 0.0]);
+        assert_eq!(notes.rendezvous_unposted, 0, "{case}");
+        // The receiver waits from 5: the transfer has ended by then.
+        close(c.clock(1), &[5.0, 5.0]);
+    }
+    // Under the eager limit the post is never read: the message arrives at
+    // 1 + 0.1 + 1 = 2.1 and 2, before the receiver waits.
+    for capacity in [Some(8), Some(100), None] {
+        let (c, notes) = run(late_post(capacity, false), 1000).unwrap();
+        close(c.clock(0), &[1.0, 1.0]);
+        close(c.clock(1), &[5.0, 5.0]);
+        assert_eq!(notes, ReplayNotes::default(), "capacity {capacity:?}");
+    }
+}
+
+#[test]
+fn a_rendezvous_message_larger_than_its_receive_starts_at_the_match() {
+    // The 8-byte receive cannot hold the 100-byte message (an MPI error the run went
+    // past): its post time was not kept, and the transfer starts when the send matches
+    // it, at the receiver's clock then (5, its wait's computation done): 5 → 6.1, 6.
+    let (c, notes) = run(late_post(Some(8), false), 10).unwrap();
+    assert_eq!(notes.rendezvous_unposted, 1);
+    for r in 0..2 {
+        close(c.clock(r), &[6.1, 6.0]);
+        close(c.path_computation(r), &[5.0, 5.0]);
+        close(c.latency(r), &[0.1, 1.0]);
+        close(c.bandwidth(r), &[1.0, 0.0]);
+    }
+}
+
 #[test]
 fn a_collective_leaves_at_the_last_arrival_plus_its_hockney_time() {
     // A barrier of 3 ranks: dissemination, ⌈lg 3⌉ = 2 messages.
@@ -211,6 +285,7 @@ fn nonblocking_requests_complete_in_the_wait_that_names_them() {
         comm: 0,
         tag: Some(tag),
         slot,
+        capacity: None,
     };
     let send_tag = |tag: i32| Kind::Send {
         dst: 0,

@@ -136,6 +136,12 @@ fn warn_replay_notes(notes: &ReplayNotes) {
             notes.unreceived_messages
         );
     }
+    if notes.rendezvous_unposted > 0 {
+        eprintln!(
+            "warning: {} rendezvous messages were larger than the receive that took them, or synchronous where the footers count no synchronous send: their transfers start when they match, not when the receive was posted",
+            notes.rendezvous_unposted
+        );
+    }
 }
 
 fn matrix(plan: &MatrixPlan) -> Result<ExitCode> {

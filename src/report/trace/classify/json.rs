@@ -58,6 +58,7 @@ pub fn write_json(out: &mut dyn Write, trace: &str, replay: &Replay) -> io::Resu
             "intercomm_collectives": n.intercomm_collectives,
             "rendezvous_buffered": n.rendezvous_buffered,
             "unreceived_messages": n.unreceived_messages,
+            "rendezvous_unposted": n.rendezvous_unposted,
         },
         "configurations": configs,
     });

@@ -8,7 +8,11 @@ pub(super) const COMPUTATION: usize = 1;
 pub(super) const LATENCY: usize = 2;
 pub(super) const BANDWIDTH: usize = 3;
 pub(super) const CONTENTION: usize = 4;
+/// All the quantities, on a fabric.
 pub(super) const QUANTITIES: usize = 5;
+/// The quantities off a fabric, where there is no contention: every event's copies and
+/// kernels move a fifth less.
+pub(super) const UNROUTED_QUANTITIES: usize = 4;
 
 /// Every rank's clocks at the end of the replay.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,18 +21,36 @@ pub struct Clocks {
     pub configs: usize,
     /// Per rank: its computation, s (the same for every configuration).
     pub computation: Vec<f64>,
+    /// Quantities kept per rank: [`QUANTITIES`], or [`UNROUTED_QUANTITIES`] without
+    /// the contention.
+    quantities: usize,
     /// Rank-major: per rank, [clock; K], then its path's [computation; K],
-    /// [latency; K], [bandwidth; K] and [contention; K].
+    /// [latency; K], [bandwidth; K] and, if kept, [contention; K].
     data: Vec<f64>,
+    /// The contention when it is not kept: [0; K].
+    zeros: Vec<f64>,
 }
 
 impl Clocks {
-    pub(super) fn new(ranks: usize, configs: usize) -> Self {
+    /// Clocks at 0, with the contention kept when `contention`.
+    pub(super) fn new(ranks: usize, configs: usize, contention: bool) -> Self {
+        let quantities = if contention {
+            QUANTITIES
+        } else {
+            UNROUTED_QUANTITIES
+        };
         Clocks {
             configs,
             computation: vec![0.0; ranks],
-            data: vec![0.0; ranks * QUANTITIES * configs],
+            quantities,
+            data: vec![0.0; ranks * quantities * configs],
+            zeros: vec![0.0; configs],
         }
+    }
+
+    /// Floats in one rank's block.
+    pub(super) fn block_len(&self) -> usize {
+        self.quantities * self.configs
     }
 
     /// The clocks of several replays of the same ranks side by side: the
@@ -36,17 +58,21 @@ impl Clocks {
     pub fn concat(parts: &[Clocks]) -> Clocks {
         let ranks = parts.first().map_or(0, Clocks::ranks);
         let configs = parts.iter().map(|p| p.configs).sum();
-        let mut all = Clocks::new(ranks, configs);
+        let contention = parts.iter().any(|p| p.quantities == QUANTITIES);
+        let mut all = Clocks::new(ranks, configs, contention);
         if let Some(first) = parts.first() {
             all.computation.clone_from(&first.computation);
         }
         for r in 0..ranks {
-            for q in 0..QUANTITIES {
+            for q in 0..all.quantities {
                 let mut at = all.range(r, q).start;
                 for p in parts {
-                    let from = &p.data[p.range(r, q)];
-                    all.data[at..at + from.len()].copy_from_slice(from);
-                    at += from.len();
+                    // A part without contention has none: its zeros are there already.
+                    if q < p.quantities {
+                        let from = &p.data[p.range(r, q)];
+                        all.data[at..at + from.len()].copy_from_slice(from);
+                    }
+                    at += p.configs;
                 }
             }
         }
@@ -59,7 +85,7 @@ impl Clocks {
     }
 
     pub(super) fn range(&self, rank: usize, quantity: usize) -> std::ops::Range<usize> {
-        let start = (rank * QUANTITIES + quantity) * self.configs;
+        let start = (rank * self.quantities + quantity) * self.configs;
         start..start + self.configs
     }
 
@@ -86,26 +112,29 @@ impl Clocks {
     /// The part of the bandwidth time on the path that set `rank`'s clock spent sharing
     /// links with other messages, per configuration (0 without a fabric).
     pub fn contention(&self, rank: usize) -> &[f64] {
-        &self.data[self.range(rank, CONTENTION)]
+        if self.quantities == QUANTITIES {
+            &self.data[self.range(rank, CONTENTION)]
+        } else {
+            &self.zeros
+        }
     }
 
-    /// The block of `rank`: [clock; K], [computation; K], [latency; K], [bandwidth; K],
-    /// [contention; K].
+    /// The block of `rank`: [clock; K], [computation; K], [latency; K], [bandwidth; K]
+    /// and, if kept, [contention; K].
     pub(super) fn block(&self, rank: usize) -> &[f64] {
-        let size = QUANTITIES * self.configs;
+        let size = self.block_len();
         &self.data[rank * size..(rank + 1) * size]
     }
 
     pub(super) fn block_mut(&mut self, rank: usize) -> &mut [f64] {
-        let size = QUANTITIES * self.configs;
+        let size = self.block_len();
         &mut self.data[rank * size..(rank + 1) * size]
     }
 }
 
-/// The quantities of a block, mutable: (clock, computation, latency, bandwidth,
-/// contention).
-pub(super) fn split(block: &mut [f64]) -> [&mut [f64]; QUANTITIES] {
-    let k = block.len() / QUANTITIES;
+/// The quantities of a block of `k` configurations, mutable: (clock, computation,
+/// latency, bandwidth, contention); the contention is empty where it is not kept.
+pub(super) fn split(block: &mut [f64], k: usize) -> [&mut [f64]; QUANTITIES] {
     let (clock, rest) = block.split_at_mut(k);
     let (computation, rest) = rest.split_at_mut(k);
     let (latency, rest) = rest.split_at_mut(k);
@@ -113,7 +142,7 @@ pub(super) fn split(block: &mut [f64]) -> [&mut [f64]; QUANTITIES] {
     [clock, computation, latency, bandwidth, contention]
 }
 
-/// Blocks of 4K floats, copies of a rank's block (a message's start, a receive's post,
+/// Blocks of one rank's size, copies of a rank's block (a message's start, a receive's post,
 /// the latest member of a collective), reused.
 pub(super) struct TimePool {
     pub(super) k: usize,
@@ -151,9 +180,9 @@ impl TimePool {
     }
 }
 
-/// The quantities of a block: (clock, computation, latency, bandwidth, contention).
-pub(super) fn parts(block: &[f64]) -> [&[f64]; QUANTITIES] {
-    let k = block.len() / QUANTITIES;
+/// The quantities of a block of `k` configurations: (clock, computation, latency,
+/// bandwidth, contention); the contention is empty where it is not kept.
+pub(super) fn parts(block: &[f64], k: usize) -> [&[f64]; QUANTITIES] {
     let (clock, rest) = block.split_at(k);
     let (computation, rest) = rest.split_at(k);
     let (latency, rest) = rest.split_at(k);

@@ -8,7 +8,9 @@
 //! take a plain scalar loop. Only additions, comparisons and selections, no fused
 //! multiply-add, so every version gives the same bits.
 
-use super::clocks::{parts, split, CLOCK, QUANTITIES};
+use super::clocks::{parts, split, CLOCK};
+#[cfg(test)]
+use super::clocks::{QUANTITIES, UNROUTED_QUANTITIES};
 use multiversion::multiversion;
 
 /// Configurations computed together: one AVX-512 register of doubles, two AVX2 ones.
@@ -40,15 +42,16 @@ pub(super) fn add_gap(clock: &mut [f64], computation: &mut [f64], gap: f64) {
 }
 
 /// A message of `n` bytes that started at the path `from` (a block: clock,
-/// computation, latency, bandwidth and contention per configuration) arrives at the rank
-/// whose block is `to`: where it ends after the clock (start + α + nβ), the clock moves
-/// there and the path becomes the sender's plus α of latency and nβ of bandwidth.
+/// computation, latency, bandwidth and, if kept, contention per configuration) arrives
+/// at the rank whose block is `to`: where it ends after the clock (start + α + nβ), the
+/// clock moves there and the path becomes the sender's plus α of latency and nβ of
+/// bandwidth.
 #[multiversion(targets("x86_64+avx512f", "x86_64+avx2", "x86_64+sse4.1"))]
 pub(super) fn arrive(to: &mut [f64], from: &[f64], alpha: &[f64], beta: &[f64], n: f64) {
-    let k = to.len() / QUANTITIES;
-    let [clock, computation, latency, bandwidth, contention] = split(to);
-    let [s_clock, s_computation, s_latency, s_bandwidth, s_contention] =
-        parts(&from[..k * QUANTITIES]);
+    let (k, len) = (alpha.len(), to.len());
+    let [clock, computation, latency, bandwidth, contention] = split(to, k);
+    let [s_clock, s_computation, s_latency, s_bandwidth, s_contention] = parts(&from[..len], k);
+    let (beta, contention_kept) = (&beta[..k], !contention.is_empty());
     if k < LANES {
         for i in 0..k {
             let bw = n * beta[i];
@@ -58,7 +61,9 @@ pub(super) fn arrive(to: &mut [f64], from: &[f64], alpha: &[f64], beta: &[f64], 
                 computation[i] = s_computation[i];
                 latency[i] = s_latency[i] + alpha[i];
                 bandwidth[i] = s_bandwidth[i] + bw;
-                contention[i] = s_contention[i];
+                if contention_kept {
+                    contention[i] = s_contention[i];
+                }
             }
         }
         return;
@@ -79,24 +84,28 @@ pub(super) fn arrive(to: &mut [f64], from: &[f64], alpha: &[f64], beta: &[f64], 
         let (sl, sb) = (lane(s_latency, lo), lane(s_bandwidth, lo));
         blend(lane_mut(latency, lo), &later, |i| sl[i] + a[i]);
         blend(lane_mut(bandwidth, lo), &later, |i| sb[i] + bytes_time[i]);
-        let (sp, sc) = (lane(s_computation, lo), lane(s_contention, lo));
+        let sp = lane(s_computation, lo);
         blend(lane_mut(computation, lo), &later, |i| sp[i]);
-        blend(lane_mut(contention, lo), &later, |i| sc[i]);
+        if contention_kept {
+            let sc = lane(s_contention, lo);
+            blend(lane_mut(contention, lo), &later, |i| sc[i]);
+        }
         blend(lane_mut(clock, lo), &later, |i| arrival[i]);
     }
 }
 
-/// Makes the block `latest` the later of itself and `other`, configuration by
-/// configuration (the whole path of the later one; the earlier one on a tie).
+/// Makes the block `latest` of `k` configurations the later of itself and `other`,
+/// configuration by configuration (the whole path of the later one; the earlier one on
+/// a tie).
 #[multiversion(targets("x86_64+avx512f", "x86_64+avx2", "x86_64+sse4.1"))]
-pub(super) fn latest_of(latest: &mut [f64], other: &[f64]) {
-    let k = latest.len() / QUANTITIES;
-    let quantities = split(latest);
-    let others = parts(&other[..k * QUANTITIES]);
+pub(super) fn latest_of(latest: &mut [f64], other: &[f64], k: usize) {
+    let kept = latest.len() / k.max(1);
+    let quantities = split(latest, k);
+    let others = parts(&other[..kept * k], k);
     if k < LANES {
         for i in 0..k {
             if others[CLOCK][i] > quantities[CLOCK][i] {
-                for q in 0..QUANTITIES {
+                for q in 0..kept {
                     quantities[q][i] = others[q][i];
                 }
             }
@@ -112,7 +121,7 @@ pub(super) fn latest_of(latest: &mut [f64], other: &[f64]) {
             }
         }
         // The masks are taken: the clock may change like the other quantities.
-        for q in 0..QUANTITIES {
+        for q in 0..kept {
             let o = lane(others[q], lo);
             blend(lane_mut(quantities[q], lo), &later, |i| o[i]);
         }
@@ -173,7 +182,7 @@ mod tests {
         other[1] = latest[1];
         other[2] = -5.0;
         let before = latest.clone();
-        latest_of(&mut latest, &other);
+        latest_of(&mut latest, &other, 3);
         for q in 0..QUANTITIES {
             assert_eq!(latest[q * 3], other[q * 3], "quantity {q}, later");
             assert_eq!(latest[q * 3 + 1], before[q * 3 + 1], "quantity {q}, tie");
@@ -215,61 +224,68 @@ mod tests {
 
     #[test]
     fn every_configuration_of_many_lanes_gets_its_own_arrival() {
-        for k in COUNTS {
+        // With the contention kept (on a fabric) and without.
+        for (k, kept) in COUNTS
+            .into_iter()
+            .flat_map(|k| [(k, QUANTITIES), (k, UNROUTED_QUANTITIES)])
+        {
             // Sender's path: clock 1, computation 0.5, latency 0.25, bandwidth 0.125,
             // contention 0.0625 in every configuration. α_i = i/2, β = 1/8, n = 8:
             // the message ends at 1 + i/2 + 1, later than the receiver's clock 5 when
             // i > 6.
-            let from: Vec<f64> = [1.0, 0.5, 0.25, 0.125, 0.0625]
+            let from: Vec<f64> = [1.0, 0.5, 0.25, 0.125, 0.0625][..kept]
                 .iter()
                 .flat_map(|&v| vec![v; k])
                 .collect();
             let alpha: Vec<f64> = (0..k).map(|i| i as f64 / 2.0).collect();
             let beta = vec![0.125; k];
-            let before: Vec<f64> = [5.0, 4.0, 3.0, 2.0, 1.0]
+            let before: Vec<f64> = [5.0, 4.0, 3.0, 2.0, 1.0][..kept]
                 .iter()
                 .flat_map(|&v| vec![v; k])
                 .collect();
             let mut to = before.clone();
             arrive(&mut to, &from, &alpha, &beta, 8.0);
             for i in 0..k {
-                let got: Vec<f64> = (0..QUANTITIES).map(|q| to[q * k + i]).collect();
+                let got: Vec<f64> = (0..kept).map(|q| to[q * k + i]).collect();
                 let a = i as f64 / 2.0;
                 let want = if i > 6 {
-                    vec![2.0 + a, 0.5, 0.25 + a, 1.125, 0.0625]
+                    [2.0 + a, 0.5, 0.25 + a, 1.125, 0.0625]
                 } else {
-                    vec![5.0, 4.0, 3.0, 2.0, 1.0]
+                    [5.0, 4.0, 3.0, 2.0, 1.0]
                 };
-                assert_eq!(got, want, "{k} configurations, configuration {i}");
+                assert_eq!(got, want[..kept], "{k} configurations, configuration {i}");
             }
         }
     }
 
     #[test]
     fn every_configuration_of_many_lanes_keeps_its_later_path() {
-        for k in COUNTS {
+        for (k, kept) in COUNTS
+            .into_iter()
+            .flat_map(|k| [(k, QUANTITIES), (k, UNROUTED_QUANTITIES)])
+        {
             // The other block's clock is i in configuration i: later than 6 when i ≥ 7,
             // a tie (the block keeps its own path) at 6; its other quantities are
             // 100 + q.
-            let mut other = vec![0.0; QUANTITIES * k];
-            let mut latest = vec![0.0; QUANTITIES * k];
+            let mut other = vec![0.0; kept * k];
+            let mut latest = vec![0.0; kept * k];
             for i in 0..k {
                 other[i] = i as f64;
                 latest[i] = 6.0;
-                for q in 1..QUANTITIES {
+                for q in 1..kept {
                     other[q * k + i] = 100.0 + q as f64;
                     latest[q * k + i] = q as f64;
                 }
             }
-            latest_of(&mut latest, &other);
+            latest_of(&mut latest, &other, k);
             for i in 0..k {
-                let got: Vec<f64> = (0..QUANTITIES).map(|q| latest[q * k + i]).collect();
+                let got: Vec<f64> = (0..kept).map(|q| latest[q * k + i]).collect();
                 let want = if i >= 7 {
-                    vec![i as f64, 101.0, 102.0, 103.0, 104.0]
+                    [i as f64, 101.0, 102.0, 103.0, 104.0]
                 } else {
-                    vec![6.0, 1.0, 2.0, 3.0, 4.0]
+                    [6.0, 1.0, 2.0, 3.0, 4.0]
                 };
-                assert_eq!(got, want, "{k} configurations, configuration {i}");
+                assert_eq!(got, want[..kept], "{k} configurations, configuration {i}");
             }
         }
     }

@@ -107,9 +107,11 @@ impl Engine<'_> {
         let fabric = self.fabric.as_mut().expect("called on a fabric");
         let message = &self.messages[m as usize];
         let n = message.bytes as f64;
+        let k = self.clocks.configs;
         let [s_clock, s_computation, s_latency, s_bandwidth, s_contention] =
-            parts(self.times.get(message.start));
-        let [clock, computation, latency, bandwidth, contention] = split(self.clocks.block_mut(r));
+            parts(self.times.get(message.start), k);
+        let [clock, computation, latency, bandwidth, contention] =
+            split(self.clocks.block_mut(r), k);
         let (alpha, beta) = (&self.network.alpha, &self.network.beta);
         for (k, flows) in fabric.flows.iter_mut().enumerate() {
             let wire = n * beta[k];
@@ -216,7 +218,8 @@ impl Engine<'_> {
             .copy_from_slice(self.times.get(draining.latest));
         self.times.release(draining.latest);
         {
-            let [clock, _, latency, bandwidth, contention] = split(&mut self.scratch);
+            let configs = self.clocks.configs;
+            let [clock, _, latency, bandwidth, contention] = split(&mut self.scratch, configs);
             for (k, flows) in fabric.flows.iter_mut().enumerate() {
                 let start = clock[k];
                 let arrived = draining
