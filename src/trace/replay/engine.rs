@@ -9,7 +9,8 @@
 //! Hockney time. These live in one flat array ([`clocks`]), rank-major, with the
 //! configurations of one quantity contiguous, so that every event updates `K` adjacent
 //! floats in vector kernels ([`kernels`]), and replaying 63 configurations costs little
-//! more than one (1.12× on the benchmark trace).
+//! more than one (1.12× to 1.20× on the benchmark trace, see the README). Off a fabric
+//! the blocks leave out the contention, which is 0 there.
 //!
 //! Ranks advance in the order of their calls' wall-clock entry times in the trace (a
 //! heap of ranks keyed by their next call), so a wildcard receive matches the message
