@@ -111,7 +111,7 @@ fn write_graph_attributes(
 fn write_nodes(s: &mut String, graph: &CongestionGraph, shown: &[Option<(f64, f64)>]) {
     for (v, name) in graph.names.iter().enumerate() {
         if shown[v].is_some() {
-            let extra = if graph.host(v as u32) {
+            let extra = if graph.drawn_as_point(v as u32) {
                 " [shape=point, width=0.06, fillcolor=\"#6e82a0\"]"
             } else {
                 ""

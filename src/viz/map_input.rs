@@ -83,6 +83,7 @@ fn dot_map_graph(input: impl BufRead, path: &str) -> Result<CongestionGraph, Viz
             .map(|v| fabric.host_of_node[v] != NONE)
             .collect(),
         edges,
+        grouped: false,
     })
 }
 
@@ -108,6 +109,7 @@ pub(crate) fn graph_of(doc: &ResultDoc) -> Option<CongestionGraph> {
         names,
         is_host,
         edges,
+        grouped: false,
     })
 }
 

@@ -118,6 +118,7 @@ pub(crate) mod fixtures {
             names,
             is_host,
             edges,
+            grouped: false,
         }
     }
 

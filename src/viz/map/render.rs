@@ -141,7 +141,7 @@ impl<'a> MapFigure<'a> {
             let (x, y) = self.at(frame, v as u32);
             if p.is_none() {
                 continue;
-            } else if self.graph.host(v as u32) {
+            } else if self.graph.drawn_as_point(v as u32) {
                 area.draw(&Circle::new((x, y), frame.dot, HOST.filled()))
                     .map_err(draw_err)?;
                 continue;
@@ -176,7 +176,7 @@ impl<'a> MapFigure<'a> {
         }
         let points = &self.positions.points;
         let switches: Vec<usize> = (0..points.len())
-            .filter(|&v| points[v].is_some() && !self.graph.host(v as u32))
+            .filter(|&v| points[v].is_some() && !self.graph.drawn_as_point(v as u32))
             .collect();
         if switches.len() <= 32 {
             for v in switches {
@@ -382,7 +382,9 @@ impl MapFigure<'_> {
             }
             let (x, y) = self.at(&frame, v as u32);
             let half = (frame.side / 2).max(frame.dot) + 2;
-            let kind = if self.graph.host(v as u32) {
+            let kind = if self.graph.grouped {
+                "level"
+            } else if self.graph.host(v as u32) {
                 "host"
             } else {
                 "switch"

@@ -507,6 +507,81 @@ fn maps_from_json_and_from_the_dot_map_agree() {
     orcs(&["map", json.to_str().unwrap(), "-o", "x.jpg"]).fails_with(1, &[".svg, .png or .pdf"]);
 }
 
+#[test]
+fn the_per_level_map_shows_each_level_pairs_hottest_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, tree) = map_inputs(dir.path());
+    // The expected counts, from the result's own edge list and the fat tree's names
+    // (hosts H…, leaves S0_…, spines S1_…): per pair of levels, the hottest link.
+    let result: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&tree).unwrap()).unwrap();
+    let level = |name: &str| match name {
+        n if n.starts_with('H') => 0,
+        n if n.starts_with("S0_") => 1,
+        n if n.starts_with("S1_") => 2,
+        n => panic!("unexpected node {n}"),
+    };
+    let mut hottest = [[0u64; 3]; 3];
+    for cable in result["cable_congestion"].as_array().unwrap() {
+        let (t, h) = (
+            level(cable["tail"].as_str().unwrap()),
+            level(cable["head"].as_str().unwrap()),
+        );
+        hottest[t][h] = hottest[t][h].max(cable["count"].as_u64().unwrap());
+    }
+    let out = dir.path().join("levels.svg");
+    let out = out.to_str().unwrap();
+    orcs(&[
+        "map",
+        &tree,
+        "-o",
+        out,
+        "--per-level",
+        "--renderer",
+        "builtin",
+        "--top",
+        "1",
+    ])
+    .ok();
+    let svg = std::fs::read_to_string(out).unwrap();
+    let names = ["16 hosts", "level 1: 4 switches", "level 2: 4 switches"];
+    for (a, b) in [(0, 1), (1, 2)] {
+        let (na, nb) = (names[a], names[b]);
+        let tip = format!(
+            "count {na} \u{2192} {nb}: {}, {nb} \u{2192} {na}: {}",
+            hottest[a][b], hottest[b][a]
+        );
+        assert!(svg.contains(&tip), "no tooltip '{tip}' in\n{svg}");
+    }
+    // Two cables only, the hottest labelled with the full map's top value; the hosts
+    // are one node like the others.
+    assert_eq!(svg.matches("</title></line>").count(), 2, "{svg}");
+    assert!(
+        svg.contains("<title>16 hosts (level): 1 cables drawn"),
+        "{svg}"
+    );
+    assert!(svg.contains("1.000"), "{svg}");
+    if graphviz_present() {
+        let out = dir.path().join("levels-gv.svg");
+        let out = out.to_str().unwrap();
+        orcs(&[
+            "map",
+            &tree,
+            "-o",
+            out,
+            "--per-level",
+            "--renderer",
+            "graphviz",
+        ])
+        .ok();
+        let svg = std::fs::read_to_string(out).unwrap();
+        assert!(svg.contains("level 2: 4 switches"), "{svg}");
+        assert!(svg.contains("16 links, total count"), "{svg}");
+        // The hosts' node is a box with its name, not a point.
+        assert!(svg.contains(">16 hosts</text>"), "{svg}");
+    }
+}
+
 /// Congestion results for `orcs map`, written into `dir`: the two-switch fixture (both
 /// switches carry hosts: a direct network, drawn with the force layout, by Graphviz's
 /// `neato`) and the 4-ary 2-tree (hosts on the leaves, spines a level above, no link

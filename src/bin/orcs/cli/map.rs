@@ -35,6 +35,9 @@ pub struct MapArgs {
     /// Draw hosts even on large fabrics.
     #[arg(verbatim_doc_comment, long = "hosts", conflicts_with = "switches_only")]
     pub hosts: bool,
+    /// Draw each level (the hosts, the leaf switches, the next level, …) as one node and the links between two levels as one cable per direction, coloured by the hottest of them: a summary of large fat trees.
+    #[arg(verbatim_doc_comment, long = "per-level")]
+    pub per_level: bool,
     /// Leave out the color scale legend.
     #[arg(verbatim_doc_comment, long = "no-legend")]
     pub no_legend: bool,
@@ -112,6 +115,8 @@ pub struct MapPlan {
     pub top: usize,
     /// `Some(true)`/`Some(false)` when asked, `None` to decide by fabric size.
     pub switches_only: Option<bool>,
+    /// Draw the per-level view.
+    pub per_level: bool,
     /// Draw the colour scale.
     pub legend: bool,
     /// Who draws.
@@ -167,6 +172,7 @@ impl MapArgs {
                 (false, true) => Some(false),
                 (false, false) => None,
             },
+            per_level: self.per_level,
             legend: !self.no_legend,
             renderer,
             layout,

@@ -13,7 +13,10 @@ use std::process::ExitCode;
 
 /// Reads, draws and writes the map.
 pub fn run(plan: &MapPlan) -> Result<ExitCode> {
-    let graph = read_congestion_graph(&plan.result)?;
+    let mut graph = read_congestion_graph(&plan.result)?;
+    if plan.per_level {
+        graph = graph.per_level();
+    }
     let suggested = MapOptions::suggested(&graph);
     let options = MapOptions {
         top_labels: plan.top,
