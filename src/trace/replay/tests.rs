@@ -227,13 +227,16 @@ fn a_rendezvous_message_larger_than_its_receive_starts_at_the_match() {
     // The 8-byte receive cannot hold the 100-byte message (an MPI error the run went
     // past): its post time was not kept, and the transfer starts when the send matches
     // it, at the receiver's clock then (5, its wait's computation done): 5 → 6.1, 6.
-    let (c, notes) = run(late_post(Some(8), false), 10).unwrap();
-    assert_eq!(notes.rendezvous_unposted, 1);
-    for r in 0..2 {
-        close(c.clock(r), &[6.1, 6.0]);
-        close(c.path_computation(r), &[5.0, 5.0]);
-        close(c.latency(r), &[0.1, 1.0]);
-        close(c.bandwidth(r), &[1.0, 0.0]);
+    // The same for a receive that holds exactly the eager limit.
+    for capacity in [8, 10] {
+        let (c, notes) = run(late_post(Some(capacity), false), 10).unwrap();
+        assert_eq!(notes.rendezvous_unposted, 1, "capacity {capacity}");
+        for r in 0..2 {
+            close(c.clock(r), &[6.1, 6.0]);
+            close(c.path_computation(r), &[5.0, 5.0]);
+            close(c.latency(r), &[0.1, 1.0]);
+            close(c.bandwidth(r), &[1.0, 0.0]);
+        }
     }
 }
 
@@ -274,6 +277,84 @@ fn a_wildcard_receive_takes_the_message_the_trace_sent_first() {
     close(c.path_computation(2), &[0.0, 5.0]);
     close(c.latency(2), &[0.1, 1.0]);
     close(c.bandwidth(2), &[10.0, 0.0]);
+}
+
+#[test]
+fn a_receive_takes_the_waiting_message_of_its_source_and_tag() {
+    // Two messages wait for rank 0 before it receives: 10 bytes first, then 1000 (both
+    // sent at 0). Rank 0 receives the second by its source or tag after 3 s, computes
+    // 5 s, then receives the first. The 1000 bytes arrive at 0.1 + 10 = 10.1 (and 1),
+    // so the clock ends at 15.1 (and 8); taking the 10 bytes first would end at 10.1.
+    let addressed = |src: u32, tag: i32| Kind::Recv {
+        src: Some(src),
+        comm: 0,
+        tag: Some(tag),
+        slot: BR,
+        capacity: None,
+    };
+    let tagged = |tag: i32, bytes: u64| Kind::Send {
+        dst: 0,
+        comm: 0,
+        tag,
+        bytes,
+        sync: false,
+        slot: BS,
+    };
+    let receiver = |first: Kind, second: Kind| {
+        vec![
+            ev(10, 3.0, first),
+            ev(11, 0.0, complete(&[BR])),
+            ev(12, 5.0, second),
+            ev(13, 0.0, complete(&[BR])),
+        ]
+    };
+    // By tag: rank 1 sends tag 7 then tag 1.
+    let by_tag = vec![
+        receiver(addressed(1, 1), addressed(1, 7)),
+        vec![
+            ev(1, 0.0, tagged(7, 10)),
+            ev(2, 0.0, complete(&[BS])),
+            ev(3, 0.0, tagged(1, 1000)),
+            ev(4, 0.0, complete(&[BS])),
+        ],
+    ];
+    // By source: rank 2 sends first, rank 1 second.
+    let by_source = vec![
+        receiver(addressed(1, 0), addressed(2, 0)),
+        vec![ev(3, 0.0, tagged(0, 1000)), ev(4, 0.0, complete(&[BS]))],
+        vec![ev(1, 0.0, tagged(0, 10)), ev(2, 0.0, complete(&[BS]))],
+    ];
+    for ranks in [by_tag, by_source] {
+        let (c, notes) = run(ranks, 1 << 20).unwrap();
+        close(c.clock(0), &[15.1, 8.0]);
+        close(c.path_computation(0), &[5.0, 8.0]);
+        close(c.bandwidth(0), &[10.0, 0.0]);
+        assert_eq!(notes, ReplayNotes::default());
+    }
+}
+
+#[test]
+fn a_collective_keeps_its_own_copy_while_messages_are_in_flight() {
+    // Rank 0 computes 1 s, sends 100 bytes and enters a barrier; rank 1 computes 5 s,
+    // enters the barrier, then receives. The barrier leaves at 5 + α (one message for
+    // two ranks): 5.1 and 6. The message, sent at 1, arrived long before: 2.1 and 2.
+    let ranks = vec![
+        vec![
+            ev(10, 1.0, send(1, 100, BS)),
+            ev(11, 0.0, complete(&[BS])),
+            ev(12, 0.0, barrier(0)),
+        ],
+        vec![
+            ev(20, 5.0, barrier(1)),
+            ev(21, 0.0, recv(Some(0), BR)),
+            ev(22, 0.0, complete(&[BR])),
+        ],
+    ];
+    let (c, _) = run(ranks, 1000).unwrap();
+    for r in 0..2 {
+        close(c.clock(r), &[5.1, 6.0]);
+        close(c.path_computation(r), &[5.0, 5.0]);
+    }
 }
 
 #[test]
