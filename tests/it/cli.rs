@@ -85,6 +85,7 @@ fn every_flag_has_sentence_help_and_value_names() {
                 "--lmc-paths",
                 "--deadlock",
                 "--switches-only",
+                "--per-level",
                 "--hosts",
                 "--no-legend",
                 "--pfsim-compat",

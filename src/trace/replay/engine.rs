@@ -567,7 +567,8 @@ impl<'a> Engine<'a> {
             }
             None => {
                 // Only a rendezvous transfer reads the post: a synchronous send, or a
-                // message over the eager limit, which no valid one this receive holds is.
+                // message over the eager limit, and no valid message is larger than the
+                // receive that takes it.
                 let rendezvous_possible = self.synchronous_sends
                     || capacity.map_or(true, |c| c > self.network.eager_limit);
                 let post = if rendezvous_possible {
