@@ -529,21 +529,23 @@ fn the_per_level_map_shows_each_level_pairs_hottest_link() {
         );
         hottest[t][h] = hottest[t][h].max(cable["count"].as_u64().unwrap());
     }
-    let out = dir.path().join("levels.svg");
-    let out = out.to_str().unwrap();
-    orcs(&[
-        "map",
-        &tree,
-        "-o",
-        out,
-        "--per-level",
-        "--renderer",
-        "builtin",
-        "--top",
-        "1",
-    ])
-    .ok();
-    let svg = std::fs::read_to_string(out).unwrap();
+    // The per-level map of the fat tree drawn by `renderer`, as SVG text.
+    let draw = |renderer: &str| {
+        let out = dir.path().join(format!("levels-{renderer}.svg"));
+        let out = out.to_str().unwrap();
+        let args = [
+            "map",
+            &tree,
+            "-o",
+            out,
+            "--per-level",
+            "--renderer",
+            renderer,
+        ];
+        orcs(&[&args[..], &["--top", "1"]].concat()).ok();
+        std::fs::read_to_string(out).unwrap()
+    };
+    let svg = draw("builtin");
     let names = ["16 hosts", "level 1: 4 switches", "level 2: 4 switches"];
     for (a, b) in [(0, 1), (1, 2)] {
         let (na, nb) = (names[a], names[b]);
@@ -562,19 +564,7 @@ fn the_per_level_map_shows_each_level_pairs_hottest_link() {
     );
     assert!(svg.contains("1.000"), "{svg}");
     if graphviz_present() {
-        let out = dir.path().join("levels-gv.svg");
-        let out = out.to_str().unwrap();
-        orcs(&[
-            "map",
-            &tree,
-            "-o",
-            out,
-            "--per-level",
-            "--renderer",
-            "graphviz",
-        ])
-        .ok();
-        let svg = std::fs::read_to_string(out).unwrap();
+        let svg = draw("graphviz");
         assert!(svg.contains("level 2: 4 switches"), "{svg}");
         assert!(svg.contains("16 links, total count"), "{svg}");
         // The hosts' node is a box with its name, not a point.
