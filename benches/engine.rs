@@ -6,7 +6,8 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use orcs::engine::metric::MetricKind;
 use orcs::engine::stream::{stream_rng, Stream};
 use orcs::engine::unit::{SimConfig, Simulation};
-use orcs::fabric::{load_routed_fabric, LoadOptions, LoadedFabric};
+use orcs::fabric::dot::parse_dot;
+use orcs::fabric::{compile_dot, load_routed_fabric, LoadOptions, LoadedFabric};
 use orcs::ib::lft::parse_lfts;
 use orcs::limits::MemoryLimit;
 use orcs::routing::check_routes;
@@ -282,11 +283,45 @@ fn bench_jobs(c: &mut Criterion) {
     group.finish();
 }
 
-/// Forwarding-table dumps in memory (bytes per second), every layout orcs reads.
+/// Readers in memory (bytes per second of text): the routed dot files of the fat trees
+/// (the dot grammar alone, then compiled into a fabric and forwarding tables), their
+/// gzip decompression, and forwarding-table dumps in every layout orcs reads.
 fn bench_parse(c: &mut Criterion) {
     let root = env!("CARGO_MANIFEST_DIR");
     let mut group = c.benchmark_group("parse");
     group.sample_size(10);
+    for (name, path) in fabrics() {
+        let packed = std::fs::read(&path).expect("fabric file");
+        let mut text = Vec::new();
+        std::io::Read::read_to_end(
+            &mut flate2::read::MultiGzDecoder::new(packed.as_slice()),
+            &mut text,
+        )
+        .expect("gzip");
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_function(format!("gunzip/{name}"), |b| {
+            b.iter(|| {
+                let mut out = Vec::with_capacity(text.len());
+                std::io::Read::read_to_end(
+                    &mut flate2::read::MultiGzDecoder::new(packed.as_slice()),
+                    &mut out,
+                )
+                .expect("gzip")
+            })
+        });
+        group.bench_function(format!("dot/{name}"), |b| {
+            b.iter(|| parse_dot(text.as_slice()).expect("parses").edges.len())
+        });
+        group.bench_function(format!("dot-compiled/{name}"), |b| {
+            b.iter(|| {
+                let graph = parse_dot(text.as_slice()).expect("parses");
+                compile_dot(graph, "bench.dot", LoadOptions::default())
+                    .expect("compiles")
+                    .fabric
+                    .num_edges()
+            })
+        });
+    }
     for name in ["opensm-lfts.dump.gz", "opensm.fdbs.gz"] {
         let path = format!("{root}/../shared/fabrics/orcs/ft8-3/{name}");
         let Ok(file) = std::fs::File::open(&path) else {
