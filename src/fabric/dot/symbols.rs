@@ -8,8 +8,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// An interner mapping strings to dense `u32` ids (`0, 1, 2, …` in order of first use).
 ///
 /// Names of up to [`SHORT`] bytes, which is nearly every host and switch name, are
-/// looked up by their bytes and length packed into one `u128`: hashing it is two
-/// multiplications and comparing it one integer comparison. Interning comment tokens was
+/// looked up by their bytes and length packed into one `u128`: hashing it is one
+/// multiplication and comparing it one integer comparison. Interning comment tokens was
 /// half of the time to parse a routed fat tree, most of it hashing and `memcmp` of short
 /// strings (`perf record`, `cargo bench --bench engine -- parse/dot`).
 #[derive(Debug, Clone, Default)]
@@ -21,12 +21,8 @@ pub struct SymbolTable {
     names: Vec<Box<str>>,
 }
 
-/// The hash of a [`pack`]ed name: its two halves multiplied into 128 bits, folded.
-///
-/// Fx hashing, one multiplication per word, leaves names that differ only in their
-/// middle bytes (`H00128`, `H00256`, …) with the same low bits, which the hash table
-/// uses to place them: interning then took half of the parse of a fat tree in long
-/// probe sequences. The folded product mixes every input bit into the low ones.
+/// The hash of a [`pack`]ed name: its two halves multiplied into 128 bits, folded, so
+/// that every bit of the name reaches the low bits the hash table indexes by.
 #[derive(Default, Clone, Copy)]
 struct PackedHasher(u64);
 
