@@ -3,8 +3,10 @@
 //! `orcs trace matrix` and `orcs trace classify` (the replay on 1 and on 63
 //! configurations) against decoding alone (every rank streamed through the orcs
 //! library, ranks in parallel). Each is timed as a child process writing to /dev/null,
-//! with its peak resident memory from `wait4`; throughput is the trace's .bin bytes over
-//! the wall time.
+//! with its processor time (user and system, all threads) and peak resident memory from
+//! `wait4`; throughput is the trace's .bin bytes over the wall time. On `c` cores a run
+//! takes at least its processor time over `c`, so the processor time says whether a
+//! program is slow because it waits or because it works.
 //!
 //! The trace is made once and kept in `target/bench-trace/`: benches/small_messages.c,
 //! compiled with mpicc against libdumpi and run under `mpirun -n 2`, exchanges 8-byte
@@ -330,11 +332,22 @@ fn classify(orcs: &Path, meta: &OsStr, configs: usize) -> Command {
     c
 }
 
-/// One measurement: its wall time and the largest peak resident memory of its
-/// children, or why it failed.
+/// What running one or more children cost.
+#[derive(Clone, Copy, Default)]
+struct Usage {
+    /// Summed wall time.
+    wall: Duration,
+    /// Summed processor time, user and system, over all their threads: on a machine of
+    /// `c` cores no run can take less than `cpu / c` of wall time.
+    cpu: Duration,
+    /// The largest peak resident memory among them, bytes.
+    peak: u64,
+}
+
+/// One measurement, or why it failed.
 struct Row {
     what: &'static str,
-    outcome: Result<(Duration, u64)>,
+    outcome: Result<Usage>,
 }
 
 /// Runs `commands` one after the other, each writing to /dev/null.
@@ -343,19 +356,20 @@ fn measure(what: &'static str, commands: impl IntoIterator<Item = Command>) -> R
     Row { what, outcome }
 }
 
-/// The summed wall time of `commands`, and the largest peak memory among them.
-fn run_in_turn(commands: impl IntoIterator<Item = Command>) -> Result<(Duration, u64)> {
-    let (mut wall, mut peak) = (Duration::ZERO, 0);
+/// What `commands`, run one after the other, cost together.
+fn run_in_turn(commands: impl IntoIterator<Item = Command>) -> Result<Usage> {
+    let mut total = Usage::default();
     for mut command in commands {
-        let (time, rss) = run_child(&mut command)?;
-        wall += time;
-        peak = peak.max(rss);
+        let one = run_child(&mut command)?;
+        total.wall += one.wall;
+        total.cpu += one.cpu;
+        total.peak = total.peak.max(one.peak);
     }
-    Ok((wall, peak))
+    Ok(total)
 }
 
-/// Runs one child to its end: its wall time and peak resident memory in bytes.
-fn run_child(command: &mut Command) -> Result<(Duration, u64)> {
+/// Runs one child to its end: its wall and processor time and its peak resident memory.
+fn run_child(command: &mut Command) -> Result<Usage> {
     let shown = format!("{command:?}");
     command
         .stdin(Stdio::null())
@@ -384,8 +398,15 @@ fn run_child(command: &mut Command) -> Result<(Duration, u64)> {
             libc::WEXITSTATUS(status)
         );
     }
-    // Linux reports ru_maxrss in KiB.
-    Ok((wall, usage.ru_maxrss as u64 * 1024))
+    let seconds = |t: libc::timeval| {
+        Duration::from_secs(t.tv_sec as u64) + Duration::from_micros(t.tv_usec as u64)
+    };
+    Ok(Usage {
+        wall,
+        cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime),
+        // Linux reports ru_maxrss in KiB.
+        peak: usage.ru_maxrss as u64 * 1024,
+    })
 }
 
 /// The decode-only child: every record of every rank, ranks in parallel.
@@ -417,17 +438,18 @@ fn print_table(trace: &TraceFiles, rows: &[Row]) {
         mb
     );
     println!(
-        "{:<48} {:>9} {:>9} {:>13}",
-        "", "wall s", "MB/s", "peak RSS MB"
+        "{:<48} {:>9} {:>9} {:>9} {:>13}",
+        "", "wall s", "CPU s", "MB/s", "peak RSS MB"
     );
     for row in rows {
         match &row.outcome {
-            Ok((wall, rss)) => println!(
-                "{:<48} {:>9.2} {:>9.1} {:>13.1}",
+            Ok(usage) => println!(
+                "{:<48} {:>9.2} {:>9.2} {:>9.1} {:>13.1}",
                 row.what,
-                wall.as_secs_f64(),
-                mb / wall.as_secs_f64(),
-                *rss as f64 / 1e6
+                usage.wall.as_secs_f64(),
+                usage.cpu.as_secs_f64(),
+                mb / usage.wall.as_secs_f64(),
+                usage.peak as f64 / 1e6
             ),
             Err(e) => println!("{:<48} failed: {e:#}", row.what),
         }
@@ -436,7 +458,7 @@ fn print_table(trace: &TraceFiles, rows: &[Row]) {
         rows.iter()
             .find(|r| r.what.starts_with(what))
             .and_then(|r| r.outcome.as_ref().ok())
-            .map(|(wall, _)| wall.as_secs_f64())
+            .map(|usage| usage.wall.as_secs_f64())
     };
     println!();
     if let (Some(ascii), Some(matrix)) = (wall("dumpi2ascii"), wall("orcs trace matrix")) {
@@ -462,6 +484,18 @@ fn print_table(trace: &TraceFiles, rows: &[Row]) {
         println!(
             "classify: 63 configurations / 1: {:.2}x the time (goal: at most 2x); 63 configurations / decode only: {:.2}x (goal: under 2x)",
             many / one,
+            many / decode
+        );
+    }
+    let cpu = |what: &str| {
+        rows.iter()
+            .find(|r| r.what.starts_with(what))
+            .and_then(|r| r.outcome.as_ref().ok())
+            .map(|usage| usage.cpu.as_secs_f64())
+    };
+    if let (Some(many), Some(decode)) = (cpu("orcs trace classify, 63"), cpu("decode only")) {
+        println!(
+            "processor time: 63 configurations / decode only: {:.2}x",
             many / decode
         );
     }
