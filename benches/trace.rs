@@ -454,12 +454,13 @@ fn print_table(trace: &TraceFiles, rows: &[Row]) {
             Err(e) => println!("{:<48} failed: {e:#}", row.what),
         }
     }
-    let wall = |what: &str| {
+    let usage = |what: &str| {
         rows.iter()
             .find(|r| r.what.starts_with(what))
             .and_then(|r| r.outcome.as_ref().ok())
-            .map(|usage| usage.wall.as_secs_f64())
     };
+    let wall = |what: &str| usage(what).map(|u| u.wall.as_secs_f64());
+    let cpu = |what: &str| usage(what).map(|u| u.cpu.as_secs_f64());
     println!();
     if let (Some(ascii), Some(matrix)) = (wall("dumpi2ascii"), wall("orcs trace matrix")) {
         println!(
@@ -487,12 +488,6 @@ fn print_table(trace: &TraceFiles, rows: &[Row]) {
             many / decode
         );
     }
-    let cpu = |what: &str| {
-        rows.iter()
-            .find(|r| r.what.starts_with(what))
-            .and_then(|r| r.outcome.as_ref().ok())
-            .map(|usage| usage.cpu.as_secs_f64())
-    };
     if let (Some(many), Some(decode)) = (cpu("orcs trace classify, 63"), cpu("decode only")) {
         println!(
             "processor time: 63 configurations / decode only: {:.2}x",
