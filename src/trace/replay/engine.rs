@@ -174,9 +174,27 @@ pub fn replay<S: Source>(
     members: &[Vec<u32>],
     network: &Network,
 ) -> Result<(Clocks, ReplayNotes), ReplayError> {
-    let mut engine = Engine::new(sources.len(), members, network, None);
+    // Whole lanes for the kernels: the last configuration repeated, its copies'
+    // clocks dropped at the end.
+    let configs = network.alpha.len();
+    let lanes = kernels::padded(configs);
+    let pad = |values: &[f64]| {
+        let mut padded = values.to_vec();
+        padded.resize(lanes, values.last().copied().unwrap_or(0.0));
+        padded
+    };
+    let padded = Network {
+        alpha: pad(&network.alpha),
+        beta: pad(&network.beta),
+        ..network.clone()
+    };
+    let mut engine = Engine::new(sources.len(), members, &padded, None);
     engine.run(sources)?;
-    Ok((engine.clocks, engine.notes))
+    let clocks = match lanes == configs {
+        true => engine.clocks,
+        false => engine.clocks.truncated(configs),
+    };
+    Ok((clocks, engine.notes))
 }
 
 /// Replays as [`replay`], with every point-to-point message routed from its sender's
@@ -311,6 +329,7 @@ impl<'a> Engine<'a> {
         }
         self.notes.unreceived_messages +=
             self.unexpected.iter().map(|u| u.len() as u64).sum::<u64>();
+        self.clocks.settle_all();
         Ok(())
     }
 
@@ -370,11 +389,7 @@ impl<'a> Engine<'a> {
         let Some(event) = &state.current else {
             return Ok(false);
         };
-        let gap = event.gap;
-        self.clocks.computation[r] += gap;
-        let k = self.clocks.configs;
-        let [clock, computation, ..] = split(self.clocks.block_mut(r), k);
-        kernels::add_gap(clock, computation, gap);
+        self.clocks.add_gap(r, event.gap);
         Ok(true)
     }
 
@@ -507,6 +522,7 @@ impl<'a> Engine<'a> {
         let made = &mut calls.made[member as usize];
         let index = (*made - calls.first) as usize;
         *made += 1;
+        let k = self.clocks.configs;
         let block = self.clocks.block(r);
         if index == calls.pending.len() {
             let latest = self.times.alloc(block);
@@ -525,7 +541,7 @@ impl<'a> Engine<'a> {
             pending.commutative &= call.commutative;
             pending.data.append(&mut call.data);
             let latest = pending.latest;
-            latest_of(self.times.get_mut(latest), block, self.clocks.configs);
+            latest_of(self.times.get_mut(latest), block, k);
         }
         self.ranks[r].in_collective = true;
         let calls = &mut self.comms[comm as usize];

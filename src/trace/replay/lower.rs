@@ -9,7 +9,7 @@
 //! replaced by the model's.
 
 use super::event::{Event, Kind, MemberData, Slot, Slots};
-use super::{engine::Source, ReplayError, ReplayNotes};
+use super::{ReplayError, ReplayNotes};
 use crate::error::LocatedError;
 use crate::trace::args::{Arg, ArgsOf};
 use crate::trace::collective::{CallData, CollectiveOp, RankCall};
@@ -20,7 +20,6 @@ use crate::trace::dumpi::{RankFile, Record, Stream};
 use crate::trace::label;
 use crate::trace::sizes::{collective_sizes, message_bytes, Sizes};
 use rustc_hash::FxHashMap;
-use std::collections::VecDeque;
 use std::sync::LazyLock;
 
 /// Request handles above this are refused: slots are a dense array per rank.
@@ -150,6 +149,9 @@ pub(super) struct RankEvents<'f> {
     communicators: &'f Communicators,
     /// Per local communicator: (trace-wide id, this rank's rank in it).
     ids: Vec<Option<(u32, u32)>>,
+    /// The communicator handle last looked up and what it named, until a call makes or
+    /// frees a communicator.
+    last_comm: Option<(Handle, LocalComm)>,
     types: Datatypes,
     ops: FxHashMap<i64, bool>,
     windows: FxHashMap<i64, LocalComm>,
@@ -158,8 +160,8 @@ pub(super) struct RankEvents<'f> {
     last_return: Option<i64>,
     /// Computation since the last event, s.
     gap: f64,
-    /// Events of the current record not handed out yet.
-    ready: VecDeque<Event>,
+    /// Events lowered and not handed out yet: the batch being filled.
+    out: Vec<Event>,
     /// Whether the end's computation has been handed out.
     ended: bool,
     /// Whether the replay is on a fabric: collective events then carry their member's
@@ -196,13 +198,14 @@ impl<'f> RankEvents<'f> {
             comms: RankComms::new(file.name.clone(), rank, size),
             communicators,
             ids: Vec::new(),
+            last_comm: None,
             types: Datatypes::new(file.sizes.clone()),
             ops: FxHashMap::default(),
             windows: FxHashMap::default(),
             persistent: FxHashMap::default(),
             last_return: None,
             gap: 0.0,
-            ready: VecDeque::new(),
+            out: Vec::new(),
             ended: false,
             keep_data: false,
             synchronous_sends: may_send_synchronously(file),
@@ -242,10 +245,11 @@ impl<'f> RankEvents<'f> {
         self.last_return = Some(stop);
     }
 
-    /// Queues an event of the current record, carrying the computation before it.
+    /// Adds an event of the current record to the batch, carrying the computation
+    /// before it.
     fn emit(&mut self, kind: Kind) {
         let gap = std::mem::take(&mut self.gap);
-        self.ready.push_back(Event {
+        self.out.push(Event {
             wall: self.rec.wall.start.nanos(),
             gap,
             at: self.rec.offset,
@@ -253,13 +257,21 @@ impl<'f> RankEvents<'f> {
         });
     }
 
-    fn comm(&self, arg: Arg) -> Result<LocalComm, ReplayError> {
+    fn comm(&mut self, arg: Arg) -> Result<LocalComm, ReplayError> {
         let handle = self
             .rec
             .get(arg)
             .and_then(|h| Handle::try_from(h).ok())
             .ok_or_else(|| self.error(format!("`{}` is not recorded", arg.name())))?;
-        Ok(self.comms.current(handle, self.rec.offset)?)
+        // Most calls name the communicator the call before named.
+        if let Some((last, comm)) = self.last_comm {
+            if last == handle {
+                return Ok(comm);
+            }
+        }
+        let comm = self.comms.current(handle, self.rec.offset)?;
+        self.last_comm = Some((handle, comm));
+        Ok(comm)
     }
 
     /// The trace-wide id of `comm` and this rank's rank in it.
@@ -286,6 +298,11 @@ impl<'f> RankEvents<'f> {
     /// The world rank of rank `peer` of `comm`.
     fn world(&mut self, comm: LocalComm, peer: i64) -> Result<u32, ReplayError> {
         let (global, _) = self.id(comm)?;
+        self.world_in(global, peer)
+    }
+
+    /// The world rank of rank `peer` of the trace-wide communicator `global`.
+    fn world_in(&self, global: u32, peer: i64) -> Result<u32, ReplayError> {
         let members = self.communicators.members_of(global);
         usize::try_from(peer)
             .ok()
@@ -338,8 +355,8 @@ impl<'f> RankEvents<'f> {
             self.notes.null_peer_messages += 1;
             return Ok(());
         }
-        let dst = self.world(comm, dest)?;
         let (comm, _) = self.id(comm)?;
+        let dst = self.world_in(comm, dest)?;
         self.emit(Kind::Send {
             dst,
             comm,
@@ -367,12 +384,14 @@ impl<'f> RankEvents<'f> {
         capacity: Option<u64>,
         slot: Slot,
     ) -> Result<(), ReplayError> {
+        if source < -1 {
+            return Ok(());
+        }
+        let (comm, _) = self.id(comm)?;
         let src = match source {
             -1 => None,
-            s if s < 0 => return Ok(()),
-            s => Some(self.world(comm, s)?),
+            s => Some(self.world_in(comm, s)?),
         };
-        let (comm, _) = self.id(comm)?;
         self.emit(Kind::Recv {
             src,
             comm,
@@ -572,9 +591,12 @@ impl<'f> RankEvents<'f> {
             }
             FINALIZE => self.emit(Kind::Local),
             _ => {
-                if self.types.follow(&self.rec)
-                    || crate::trace::comm::follow(&mut self.comms, &self.rec, self.path)?
-                {
+                if self.types.follow(&self.rec) {
+                    return Ok(());
+                }
+                if crate::trace::comm::follow(&mut self.comms, &self.rec, self.path)? {
+                    // A handle may now name another communicator.
+                    self.last_comm = None;
                     return Ok(());
                 }
                 if let Some(op) = label::collective_op(l) {
@@ -664,32 +686,50 @@ impl<'f> RankEvents<'f> {
     }
 }
 
-impl Source for RankEvents<'_> {
-    fn next_event(&mut self, into: &mut Option<Event>) -> Result<(), ReplayError> {
-        loop {
-            if let Some(e) = self.ready.pop_front() {
-                *into = Some(e);
-                return Ok(());
-            }
-            if !self.stream.next_into(&mut self.rec)? {
-                if self.ended || self.gap == 0.0 {
-                    *into = None;
-                    return Ok(());
+impl RankEvents<'_> {
+    /// The next batch of the rank's events: records lowered straight into it until it
+    /// holds at least `batch` events (a record adds a few at most) or the rank ends;
+    /// with the end, and its error if any. Events of a record that fails are left out.
+    pub(super) fn next_batch(
+        &mut self,
+        batch: usize,
+    ) -> (Vec<Event>, Option<Result<(), ReplayError>>) {
+        let mut end = None;
+        self.out.reserve(batch);
+        while self.out.len() < batch {
+            match self.stream.next_into(&mut self.rec) {
+                Ok(true) => {
+                    let before = self.out.len();
+                    self.account_time();
+                    if let Err(e) = self.record() {
+                        self.out.truncate(before);
+                        end = Some(Err(e));
+                        break;
+                    }
                 }
-                self.ended = true;
-                self.emit(Kind::Local);
-                continue;
+                Ok(false) => {
+                    // The computation after the last call, as one event of its own.
+                    if !self.ended && self.gap != 0.0 {
+                        self.ended = true;
+                        self.emit(Kind::Local);
+                    }
+                    end = Some(Ok(()));
+                    break;
+                }
+                Err(e) => {
+                    end = Some(Err(e.into()));
+                    break;
+                }
             }
-            self.account_time();
-            self.record()?;
         }
+        (std::mem::take(&mut self.out), end)
     }
 
-    fn path(&self) -> &str {
+    pub(super) fn path(&self) -> &str {
         self.path
     }
 
-    fn may_send_synchronously(&self) -> bool {
+    pub(super) fn may_send_synchronously(&self) -> bool {
         self.synchronous_sends
     }
 }

@@ -163,31 +163,8 @@ fn serve(mut feeds: Vec<Feed<'_>>, batch: usize) -> ReplayNotes {
     notes
 }
 
-/// Up to `batch` events of one rank; the batch ends the rank at its end or error.
+/// The next batch of one rank's events; the batch ends the rank at its end or error.
 fn fill(events: &mut RankEvents<'_>, batch: usize) -> Batch {
-    let mut out = Vec::with_capacity(batch);
-    let mut next = None;
-    while out.len() < batch {
-        match events.next_event(&mut next) {
-            Ok(()) => match next.take() {
-                Some(e) => out.push(e),
-                None => {
-                    return Batch {
-                        events: out,
-                        end: Some(Ok(())),
-                    }
-                }
-            },
-            Err(e) => {
-                return Batch {
-                    events: out,
-                    end: Some(Err(e)),
-                }
-            }
-        }
-    }
-    Batch {
-        events: out,
-        end: None,
-    }
+    let (events, end) = events.next_batch(batch);
+    Batch { events, end }
 }

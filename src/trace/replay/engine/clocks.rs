@@ -29,7 +29,32 @@ pub struct Clocks {
     data: Vec<f64>,
     /// The contention when it is not kept: [0; K].
     zeros: Vec<f64>,
+    /// Per rank: computation not yet on its clocks, in the order it came. Off a fabric
+    /// the gaps before the calls that leave the clocks alone (most receives posted,
+    /// local calls) wait here, and go on in one pass when the block is next read.
+    pending: Vec<Gaps>,
+    /// Whether gaps wait in `pending` (off a fabric) or go on at once.
+    lazy: bool,
 }
+
+/// Gaps waiting to go on one rank's clocks.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(super) struct Gaps {
+    len: u8,
+    values: [f64; PENDING_GAPS],
+}
+
+impl std::ops::Deref for Gaps {
+    type Target = [f64];
+
+    /// The gaps, in the order they came.
+    fn deref(&self) -> &[f64] {
+        &self.values[..self.len as usize]
+    }
+}
+
+/// Gaps that may wait at once; one more puts them all on the clocks.
+const PENDING_GAPS: usize = 4;
 
 impl Clocks {
     /// Clocks at 0, with the contention kept when `contention`.
@@ -45,7 +70,74 @@ impl Clocks {
             quantities,
             data: vec![0.0; ranks * quantities * configs],
             zeros: vec![0.0; configs],
+            pending: vec![Gaps::default(); ranks],
+            lazy: !contention,
         }
+    }
+
+    /// Adds the computation `gap` before `rank`'s next call to its clock and its path's
+    /// computation in every configuration. Off a fabric it waits until the block is
+    /// next read ([`Clocks::block`], [`Clocks::block_mut`], [`Clocks::settle_all`]),
+    /// then goes on with the gaps before it, each added in turn: the same sums as at
+    /// once, in fewer passes.
+    pub(super) fn add_gap(&mut self, rank: usize, gap: f64) {
+        self.computation[rank] += gap;
+        if self.pending[rank].len as usize == PENDING_GAPS {
+            self.settle(rank);
+        }
+        let gaps = &mut self.pending[rank];
+        gaps.values[gaps.len as usize] = gap;
+        gaps.len += 1;
+        if !self.lazy {
+            self.settle(rank);
+        }
+    }
+
+    /// Puts `rank`'s waiting gaps on its clocks.
+    #[inline]
+    fn settle(&mut self, rank: usize) {
+        let gaps = std::mem::take(&mut self.pending[rank]);
+        if gaps.len > 0 {
+            let (k, size) = (self.configs, self.block_len());
+            let block = &mut self.data[rank * size..(rank + 1) * size];
+            let [clock, computation, ..] = split(block, k);
+            super::kernels::add_gaps(clock, computation, &gaps);
+        }
+    }
+
+    /// Puts every rank's waiting gaps on its clocks (at the end of a replay).
+    pub(super) fn settle_all(&mut self) {
+        for rank in 0..self.ranks() {
+            self.settle(rank);
+        }
+    }
+
+    /// The block of `rank` as it stands and the gaps waiting to go on it, which the
+    /// caller's kernel puts on in its own pass ([`super::kernels::arrive`],
+    /// [`super::kernels::settle_copy`]).
+    pub(super) fn block_and_gaps(&mut self, rank: usize) -> (&mut [f64], Gaps) {
+        let gaps = std::mem::take(&mut self.pending[rank]);
+        let size = self.block_len();
+        (&mut self.data[rank * size..(rank + 1) * size], gaps)
+    }
+
+    /// These clocks with only their first `k` configurations (the ones a replay on
+    /// [`super::kernels::padded`] configurations was asked for).
+    pub(super) fn truncated(&self, k: usize) -> Clocks {
+        let mut out = Clocks::new(self.ranks(), k, self.quantities == QUANTITIES);
+        out.computation.clone_from(&self.computation);
+        for r in 0..self.ranks() {
+            for q in 0..self.quantities {
+                let (to, from) = (out.range(r, q), self.range(r, q));
+                out.data[to].copy_from_slice(&self.data[from.start..from.start + k]);
+            }
+        }
+        out
+    }
+
+    /// Whether `rank` has no gap waiting: its clocks may be read as they are.
+    fn settled(&self, rank: usize) -> bool {
+        self.pending[rank].len == 0
     }
 
     /// Floats in one rank's block.
@@ -85,6 +177,7 @@ impl Clocks {
     }
 
     pub(super) fn range(&self, rank: usize, quantity: usize) -> std::ops::Range<usize> {
+        debug_assert!(self.settled(rank), "rank {rank} read with gaps waiting");
         let start = (rank * self.quantities + quantity) * self.configs;
         start..start + self.configs
     }
@@ -119,14 +212,15 @@ impl Clocks {
         }
     }
 
-    /// The block of `rank`: [clock; K], [computation; K], [latency; K], [bandwidth; K]
-    /// and, if kept, [contention; K].
-    pub(super) fn block(&self, rank: usize) -> &[f64] {
-        let size = self.block_len();
-        &self.data[rank * size..(rank + 1) * size]
+    /// The block of `rank`, its waiting gaps on it: [clock; K], [computation; K],
+    /// [latency; K], [bandwidth; K] and, if kept, [contention; K].
+    pub(super) fn block(&mut self, rank: usize) -> &[f64] {
+        self.block_mut(rank)
     }
 
+    /// The block of `rank`, its waiting gaps on it, to change.
     pub(super) fn block_mut(&mut self, rank: usize) -> &mut [f64] {
+        self.settle(rank);
         let size = self.block_len();
         &mut self.data[rank * size..(rank + 1) * size]
     }
@@ -151,6 +245,21 @@ pub(super) struct TimePool {
 }
 
 impl TimePool {
+    /// A copy of `block` once `gaps` are on its clock and computation (they go on the
+    /// block too, in the same pass; `k` configurations).
+    pub(super) fn alloc_settling(&mut self, block: &mut [f64], gaps: &[f64], k: usize) -> u32 {
+        let id = match self.free.pop() {
+            Some(id) => id,
+            None => {
+                let id = (self.data.len() / self.k.max(1)) as u32;
+                self.data.resize(self.data.len() + self.k, 0.0);
+                id
+            }
+        };
+        super::kernels::settle_copy(block, gaps, self.get_mut(id), k);
+        id
+    }
+
     pub(super) fn alloc(&mut self, from: &[f64]) -> u32 {
         match self.free.pop() {
             Some(id) => {

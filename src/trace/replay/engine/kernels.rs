@@ -24,74 +24,159 @@ type Lane = [f64; LANES];
 /// to a scalar remainder loop.
 ///
 /// A kernel run on overlapping lanes must give the same result when it sees a
-/// configuration twice: [`arrive`] and [`latest_of`] do (the second time the clock is
-/// already at least the arrival).
+/// configuration twice: [`latest_of`] does (the second time the clock is already at
+/// least the other). The kernels that add gaps, which do not, run on whole lanes of
+/// [`padded`] configurations instead.
 fn lane_starts(k: usize) -> impl Iterator<Item = usize> {
     let last = k.saturating_sub(LANES);
     (0..k).step_by(LANES).map(move |lo| lo.min(last))
 }
 
-/// Adds the computation `gap` before a call to the clock and the path's computation.
+/// Adds the computations `gaps` before calls, each in turn, to the clock and the path's
+/// computation: one pass over them, the same sums as one pass per gap.
 #[multiversion(targets("x86_64+avx512f", "x86_64+avx2", "x86_64+sse4.1"))]
-pub(super) fn add_gap(clock: &mut [f64], computation: &mut [f64], gap: f64) {
+pub(super) fn add_gaps(clock: &mut [f64], computation: &mut [f64], gaps: &[f64]) {
     let computation = &mut computation[..clock.len()];
+    match *gaps {
+        [] => {}
+        [a] => add_in_turn(clock, computation, [a]),
+        [a, b] => add_in_turn(clock, computation, [a, b]),
+        [a, b, c] => add_in_turn(clock, computation, [a, b, c]),
+        [a, b, c, d] => add_in_turn(clock, computation, [a, b, c, d]),
+        _ => {
+            for &gap in gaps {
+                add_in_turn(clock, computation, [gap]);
+            }
+        }
+    }
+}
+
+/// [`add_gaps`] for a count known when compiling: the gaps are added to each value in
+/// registers, and the loop over the values is vectorised.
+#[inline(always)]
+fn add_in_turn<const N: usize>(clock: &mut [f64], computation: &mut [f64], gaps: [f64; N]) {
     for (c, p) in clock.iter_mut().zip(computation.iter_mut()) {
-        *c += gap;
-        *p += gap;
+        for gap in gaps {
+            *c += gap;
+            *p += gap;
+        }
+    }
+}
+
+/// The configurations the clocks keep for `k`: `k` rounded up to whole lanes from
+/// [`LANES`] on, so that [`arrive`] and [`settle_copy`] run on whole lanes only.
+pub(super) fn padded(k: usize) -> usize {
+    if k < LANES {
+        k
+    } else {
+        k.div_ceil(LANES) * LANES
     }
 }
 
 /// A message of `n` bytes that started at the path `from` (a block: clock,
 /// computation, latency, bandwidth and, if kept, contention per configuration) arrives
-/// at the rank whose block is `to`: where it ends after the clock (start + α + nβ), the
-/// clock moves there and the path becomes the sender's plus α of latency and nβ of
-/// bandwidth.
+/// at the rank whose block is `to`, once the computations `gaps` have gone on its clock
+/// and computation, each in turn (as [`add_gaps`], in the same pass): where the message
+/// ends after the clock (start + α + nβ), the clock moves there and the path becomes
+/// the sender's plus α of latency and nβ of bandwidth.
 #[multiversion(targets("x86_64+avx512f", "x86_64+avx2", "x86_64+sse4.1"))]
-pub(super) fn arrive(to: &mut [f64], from: &[f64], alpha: &[f64], beta: &[f64], n: f64) {
+pub(super) fn arrive(
+    to: &mut [f64],
+    gaps: &[f64],
+    from: &[f64],
+    alpha: &[f64],
+    beta: &[f64],
+    n: f64,
+) {
     let (k, len) = (alpha.len(), to.len());
     let [clock, computation, latency, bandwidth, contention] = split(to, k);
     let [s_clock, s_computation, s_latency, s_bandwidth, s_contention] = parts(&from[..len], k);
     let (beta, contention_kept) = (&beta[..k], !contention.is_empty());
-    if k < LANES {
-        for i in 0..k {
-            let bw = n * beta[i];
-            let arrival = s_clock[i] + alpha[i] + bw;
-            if arrival > clock[i] {
-                clock[i] = arrival;
-                computation[i] = s_computation[i];
-                latency[i] = s_latency[i] + alpha[i];
-                bandwidth[i] = s_bandwidth[i] + bw;
-                if contention_kept {
-                    contention[i] = s_contention[i];
-                }
+    // Whole lanes, then the configurations left one by one (none when `k` is padded).
+    let whole = if k < LANES { 0 } else { k - k % LANES };
+    for lo in (0..whole).step_by(LANES) {
+        let (a, b, s) = (lane(alpha, lo), lane(beta, lo), lane(s_clock, lo));
+        let (mut c, mut p) = (*lane(clock, lo), *lane(computation, lo));
+        for &gap in gaps {
+            for i in 0..LANES {
+                c[i] += gap;
+                p[i] += gap;
             }
         }
-        return;
-    }
-    for lo in lane_starts(k) {
-        let (a, b, s) = (lane(alpha, lo), lane(beta, lo), lane(s_clock, lo));
         let mut bytes_time = [0.0; LANES];
         let mut arrival = [0.0; LANES];
         let mut later = [0; LANES];
-        {
-            let c = lane_mut(clock, lo);
-            for i in 0..LANES {
-                bytes_time[i] = n * b[i];
-                arrival[i] = s[i] + a[i] + bytes_time[i];
-                later[i] = mask(arrival[i] > c[i]);
-            }
+        for i in 0..LANES {
+            bytes_time[i] = n * b[i];
+            arrival[i] = s[i] + a[i] + bytes_time[i];
+            later[i] = mask(arrival[i] > c[i]);
         }
         let (sl, sb) = (lane(s_latency, lo), lane(s_bandwidth, lo));
+        let sp = lane(s_computation, lo);
+        // Selections, not jumps: jumping over lanes wholly earlier or later was
+        // tried, and on the benchmark trace the jumps, often mispredicted, cost what
+        // they saved.
         blend(lane_mut(latency, lo), &later, |i| sl[i] + a[i]);
         blend(lane_mut(bandwidth, lo), &later, |i| sb[i] + bytes_time[i]);
-        let sp = lane(s_computation, lo);
-        blend(lane_mut(computation, lo), &later, |i| sp[i]);
+        *lane_mut(computation, lo) = select(&later, sp, &p);
         if contention_kept {
             let sc = lane(s_contention, lo);
             blend(lane_mut(contention, lo), &later, |i| sc[i]);
         }
-        blend(lane_mut(clock, lo), &later, |i| arrival[i]);
+        *lane_mut(clock, lo) = select(&later, &arrival, &c);
     }
+    for i in whole..k {
+        let (mut c, mut p) = (clock[i], computation[i]);
+        for &gap in gaps {
+            c += gap;
+            p += gap;
+        }
+        let bw = n * beta[i];
+        let arrival = s_clock[i] + alpha[i] + bw;
+        if arrival > c {
+            clock[i] = arrival;
+            computation[i] = s_computation[i];
+            latency[i] = s_latency[i] + alpha[i];
+            bandwidth[i] = s_bandwidth[i] + bw;
+            if contention_kept {
+                contention[i] = s_contention[i];
+            }
+        } else {
+            clock[i] = c;
+            computation[i] = p;
+        }
+    }
+}
+
+/// Puts the computations `gaps` on the clock and computation of `block` (of `k`
+/// configurations), each in turn as [`add_gaps`], and copies the block into `copy`, in
+/// one pass.
+#[multiversion(targets("x86_64+avx512f", "x86_64+avx2", "x86_64+sse4.1"))]
+pub(super) fn settle_copy(block: &mut [f64], gaps: &[f64], copy: &mut [f64], k: usize) {
+    let copy = &mut copy[..block.len()];
+    // The clock and the computation come first in a block.
+    let (with_gaps, rest) = block.split_at_mut(2 * k);
+    let (copy_with_gaps, copy_rest) = copy.split_at_mut(with_gaps.len());
+    let mut values = with_gaps.chunks_exact_mut(LANES);
+    let mut copies = copy_with_gaps.chunks_exact_mut(LANES);
+    for (value, copied) in (&mut values).zip(&mut copies) {
+        let mut v: Lane = value.try_into().expect("a whole lane");
+        for &gap in gaps {
+            for x in &mut v {
+                *x += gap;
+            }
+        }
+        value.copy_from_slice(&v);
+        copied.copy_from_slice(&v);
+    }
+    let values = values.into_remainder().iter_mut();
+    for (value, copied) in values.zip(copies.into_remainder()) {
+        for &gap in gaps {
+            *value += gap;
+        }
+        *copied = *value;
+    }
+    copy_rest.copy_from_slice(rest);
 }
 
 /// Makes the block `latest` of `k` configurations the later of itself and `other`,
@@ -165,6 +250,16 @@ fn blend(to: &mut Lane, masks: &[u64; LANES], new: impl Fn(usize) -> f64) {
     }
 }
 
+/// `new[i]` where `masks[i]` is all ones, else `old[i]`, bit by bit: a new lane to
+/// store whole (neither input is where the result goes, so no masked store is made).
+#[inline(always)]
+fn select(masks: &[u64; LANES], new: &Lane, old: &Lane) -> Lane {
+    std::array::from_fn(|i| {
+        let m = masks[i];
+        f64::from_bits((new[i].to_bits() & m) | (old[i].to_bits() & !m))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,7 +304,7 @@ mod tests {
         // The receiver's clock: 1.5 (the message ends at 1 + 1 + 1 = 3: later) and 10
         // (earlier: unchanged).
         let mut to = [[1.5, 10.0], [1.5, 10.0], [0.0; 2], [0.0; 2], [0.0; 2]].concat();
-        arrive(&mut to, &from.concat(), &alpha, &beta, 8.0);
+        arrive(&mut to, &[], &from.concat(), &alpha, &beta, 8.0);
         let to: Vec<&[f64]> = to.chunks(2).collect();
         assert_eq!(to[0], [3.0, 10.0]);
         assert_eq!(to[1], [0.5, 10.0]);
@@ -244,7 +339,7 @@ mod tests {
                 .flat_map(|&v| vec![v; k])
                 .collect();
             let mut to = before.clone();
-            arrive(&mut to, &from, &alpha, &beta, 8.0);
+            arrive(&mut to, &[], &from, &alpha, &beta, 8.0);
             for i in 0..k {
                 let got: Vec<f64> = (0..kept).map(|q| to[q * k + i]).collect();
                 let a = i as f64 / 2.0;
@@ -256,6 +351,90 @@ mod tests {
                 assert_eq!(got, want[..kept], "{k} configurations, configuration {i}");
             }
         }
+    }
+
+    #[test]
+    fn lanes_wholly_earlier_wholly_later_or_mixed_each_get_their_own_arrival() {
+        // 40 configurations, α_i = i/2, β = 1/8, 8 bytes, the sender's clock 1: the
+        // message ends at 2 + i/2, after the receiver's clock 12 when i > 20. Lanes
+        // 0–7 and 8–15 are wholly earlier, 16–23 mixed, 24–31 and the last (32–39)
+        // wholly later.
+        let k = 40;
+        for kept in [QUANTITIES, UNROUTED_QUANTITIES] {
+            let from: Vec<f64> = [1.0, 0.5, 0.25, 0.125, 0.0625][..kept]
+                .iter()
+                .flat_map(|&v| vec![v; k])
+                .collect();
+            let alpha: Vec<f64> = (0..k).map(|i| i as f64 / 2.0).collect();
+            let beta = vec![0.125; k];
+            let mut to: Vec<f64> = [12.0, 4.0, 3.0, 2.0, 1.0][..kept]
+                .iter()
+                .flat_map(|&v| vec![v; k])
+                .collect();
+            arrive(&mut to, &[], &from, &alpha, &beta, 8.0);
+            for i in 0..k {
+                let got: Vec<f64> = (0..kept).map(|q| to[q * k + i]).collect();
+                let a = i as f64 / 2.0;
+                let want = if i > 20 {
+                    [2.0 + a, 0.5, 0.25 + a, 1.125, 0.0625]
+                } else {
+                    [12.0, 4.0, 3.0, 2.0, 1.0]
+                };
+                assert_eq!(got, want[..kept], "{kept} quantities, configuration {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn gaps_go_on_before_the_arrival_as_they_would_in_a_pass_of_their_own() {
+        // Receiver's clock 4.6 + i/8 in configuration i, then gaps 0.1 and 0.2; the
+        // message from clock 1 ends at 2 + i/2 with α_i = i/2, β = 1/8, 8 bytes: later
+        // from about i = 8 on, so lanes are wholly earlier, mixed and wholly later.
+        for k in COUNTS.into_iter().chain([40, 64]) {
+            for kept in [QUANTITIES, UNROUTED_QUANTITIES] {
+                let from: Vec<f64> = [1.0, 0.5, 0.25, 0.125, 0.0625][..kept]
+                    .iter()
+                    .flat_map(|&v| vec![v; k])
+                    .collect();
+                let alpha: Vec<f64> = (0..k).map(|i| i as f64 / 2.0).collect();
+                let beta = vec![0.125; k];
+                let mut to: Vec<f64> = (0..kept * k)
+                    .map(|j| 4.6 - (j / k) as f64 + (j % k) as f64 / 8.0)
+                    .collect();
+                let mut want = to.clone();
+                let (clock, rest) = want.split_at_mut(k);
+                add_gaps(clock, &mut rest[..k], &[0.1, 0.2]);
+                arrive(&mut want, &[], &from, &alpha, &beta, 8.0);
+                arrive(&mut to, &[0.1, 0.2], &from, &alpha, &beta, 8.0);
+                assert_eq!(to, want, "{k} configurations, {kept} quantities");
+            }
+        }
+    }
+
+    #[test]
+    fn a_copy_with_gaps_puts_them_on_the_block_and_its_copy() {
+        for k in COUNTS {
+            for kept in [QUANTITIES, UNROUTED_QUANTITIES] {
+                let mut block: Vec<f64> = (0..kept * k).map(|j| j as f64 * 0.3).collect();
+                let mut want = block.clone();
+                let (clock, rest) = want.split_at_mut(k);
+                add_gaps(clock, &mut rest[..k], &[0.1, 0.2]);
+                let mut copy = vec![-1.0; kept * k];
+                settle_copy(&mut block, &[0.1, 0.2], &mut copy, k);
+                assert_eq!(block, want, "{k} configurations, {kept} quantities");
+                assert_eq!(copy, want, "{k} configurations, {kept} quantities");
+            }
+        }
+    }
+
+    #[test]
+    fn whole_lanes_pad_the_configurations() {
+        assert_eq!(padded(1), 1);
+        assert_eq!(padded(7), 7);
+        assert_eq!(padded(8), 8);
+        assert_eq!(padded(9), 16);
+        assert_eq!(padded(63), 64);
+        assert_eq!(padded(64), 64);
     }
 
     #[test]
@@ -291,22 +470,36 @@ mod tests {
     }
 
     #[test]
-    fn a_gap_adds_to_every_configuration() {
+    fn gaps_add_to_every_configuration_in_turn() {
+        // 0.1 + 0.2 rounds differently added at once than in turn: the gaps go on one
+        // after the other, as they would one pass each.
+        let gaps = [0.1, 0.2, 0.25];
         for k in COUNTS {
-            let mut clock: Vec<f64> = (0..k).map(|i| i as f64).collect();
-            let mut computation = vec![0.5; k];
-            add_gap(&mut clock, &mut computation, 0.25);
-            let want: Vec<f64> = (0..k).map(|i| i as f64 + 0.25).collect();
-            assert_eq!(clock, want, "{k} configurations");
-            assert_eq!(computation, vec![0.75; k], "{k} configurations");
+            for n in 1..=gaps.len() {
+                let mut clock: Vec<f64> = (0..k).map(|i| i as f64 + 0.7).collect();
+                let mut computation = vec![0.5; k];
+                let (mut want_clock, mut want_computation) = (clock.clone(), computation.clone());
+                for &g in &gaps[..n] {
+                    want_clock.iter_mut().for_each(|c| *c += g);
+                    want_computation.iter_mut().for_each(|c| *c += g);
+                }
+                add_gaps(&mut clock, &mut computation, &gaps[..n]);
+                assert_eq!(clock, want_clock, "{k} configurations, {n} gaps");
+                assert_eq!(
+                    computation, want_computation,
+                    "{k} configurations, {n} gaps"
+                );
+            }
         }
     }
 
     #[test]
     fn a_gap_adds_to_the_clock_and_the_computation() {
         let (mut clock, mut computation) = (vec![1.0, 2.0, 3.0], vec![0.0, 0.5, 1.0]);
-        add_gap(&mut clock, &mut computation, 0.25);
+        add_gaps(&mut clock, &mut computation, &[0.25]);
         assert_eq!(clock, [1.25, 2.25, 3.25]);
         assert_eq!(computation, [0.25, 0.75, 1.25]);
+        add_gaps(&mut clock, &mut computation, &[]);
+        assert_eq!(clock, [1.25, 2.25, 3.25]);
     }
 }

@@ -18,7 +18,9 @@ impl Engine<'_> {
         slot: Slot,
     ) {
         let rendezvous = sync || bytes > self.network.eager_limit;
-        let start = self.times.alloc(self.clocks.block(r));
+        let k = self.clocks.configs;
+        let (block, gaps) = self.clocks.block_and_gaps(r);
+        let start = self.times.alloc_settling(block, &gaps, k);
         let message = Message {
             src: r as u32,
             dst,
@@ -176,8 +178,10 @@ impl Engine<'_> {
             return self.arrive_routed(r, m);
         }
         let message = &self.messages[m as usize];
+        let (block, gaps) = self.clocks.block_and_gaps(r);
         kernels::arrive(
-            self.clocks.block_mut(r),
+            block,
+            &gaps,
             self.times.get(message.start),
             &self.network.alpha,
             &self.network.beta,
