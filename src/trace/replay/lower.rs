@@ -326,6 +326,19 @@ impl<'f> RankEvents<'f> {
         }
     }
 
+    /// The slots of the request handles `handles`, in their order (an error for a
+    /// handle out of range).
+    fn slots(&self, handles: &[i64]) -> Result<Slots, ReplayError> {
+        Ok(match *handles {
+            [a] => Slots::from([self.slot(a)?]),
+            [a, b] => Slots::from([self.slot(a)?, self.slot(b)?]),
+            _ => handles
+                .iter()
+                .map(|&h| self.slot(h))
+                .collect::<Result<_, _>>()?,
+        })
+    }
+
     fn int(&self, arg: Arg) -> i64 {
         self.rec.get(arg).unwrap_or(-1)
     }
@@ -467,9 +480,7 @@ impl<'f> RankEvents<'f> {
             }
             WAITALL | TESTALL => {
                 if l == WAITALL || self.int(Arg::Flag) > 0 {
-                    let slots = (self.rec.list(Arg::Requests).unwrap_or(&[]).iter())
-                        .map(|&h| self.slot(h))
-                        .collect::<Result<Slots, _>>()?;
+                    let slots = self.slots(self.rec.list(Arg::Requests).unwrap_or(&[]))?;
                     self.emit(Kind::Complete(slots));
                 }
             }
@@ -498,10 +509,7 @@ impl<'f> RankEvents<'f> {
                     })
                     .collect();
                 if !handles.is_empty() {
-                    let slots = handles
-                        .iter()
-                        .map(|&h| self.slot(h))
-                        .collect::<Result<Slots, _>>()?;
+                    let slots = self.slots(&handles)?;
                     self.emit(Kind::Complete(slots));
                 }
             }
