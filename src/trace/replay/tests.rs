@@ -398,6 +398,89 @@ fn nonblocking_requests_complete_in_the_wait_that_names_them() {
     close(c.bandwidth(0), &[1.0, 0.0]);
 }
 
+/// Three ranks exchanging eager and rendezvous messages, with waits, gaps between
+/// calls that touch no clock, and a barrier.
+fn exchange() -> Vec<Vec<Event>> {
+    vec![
+        vec![
+            ev(1, 0.3, recv(Some(1), 2)),
+            ev(2, 0.2, recv(Some(2), 3)),
+            ev(3, 0.1, send(1, 100, 4)),
+            ev(7, 0.7, complete(&[2, 3, 4])),
+            ev(8, 0.05, barrier(0)),
+            ev(9, 0.25, send(2, 10, BS)),
+            ev(10, 0.0, complete(&[BS])),
+        ],
+        vec![
+            ev(2, 0.6, send(0, 10, 2)),
+            ev(4, 0.1, recv(Some(0), BR)),
+            ev(5, 0.2, complete(&[BR])),
+            ev(6, 0.15, complete(&[2])),
+            ev(8, 0.9, barrier(1)),
+        ],
+        vec![
+            ev(1, 0.05, send(0, 1000, BS)),
+            ev(2, 0.0, complete(&[BS])),
+            ev(8, 0.4, barrier(2)),
+            ev(9, 0.1, recv(Some(0), BR)),
+            ev(11, 0.3, complete(&[BR])),
+        ],
+    ]
+}
+
+#[test]
+fn each_of_many_configurations_replays_as_it_would_alone() {
+    // 13 configurations: the clocks keep whole lanes of 8, so 16, and the three copies
+    // of the last are dropped. Each must get the same bits as replayed by itself.
+    let alpha: Vec<f64> = (0..13).map(|i| 0.01 * f64::from(i + 1)).collect();
+    let beta: Vec<f64> = (0..13).map(|i| 1e-4 * f64::from(13 - i)).collect();
+    let replay_of = |alpha: Vec<f64>, beta: Vec<f64>| {
+        let mut sources: Vec<Events> = exchange()
+            .into_iter()
+            .enumerate()
+            .map(|(r, events)| Events {
+                path: format!("rank{r}"),
+                events: events.into(),
+            })
+            .collect();
+        let network = Network {
+            alpha,
+            beta,
+            eager_limit: 50,
+            algorithms: AlgorithmChoice::automatic(),
+        };
+        replay(&mut sources, &[vec![0, 1, 2]], &network).unwrap().0
+    };
+    let all = replay_of(alpha.clone(), beta.clone());
+    assert_eq!((all.configs, all.ranks()), (13, 3));
+    for k in 0..13 {
+        let one = replay_of(vec![alpha[k]], vec![beta[k]]);
+        for r in 0..3 {
+            let quantities = |c: &Clocks, k: usize| {
+                [
+                    c.clock(r)[k],
+                    c.path_computation(r)[k],
+                    c.latency(r)[k],
+                    c.bandwidth(r)[k],
+                ]
+            };
+            assert_eq!(
+                quantities(&all, k),
+                quantities(&one, 0),
+                "rank {r}, config {k}"
+            );
+        }
+        assert_eq!(all.computation, one.computation);
+    }
+    // Rank 0 computed 0.3 + 0.2 + 0.1 + 0.7 + 0.05 + 0.25 s, rank 1 0.6 + 0.1 + 0.2 +
+    // 0.15 + 0.9 s, rank 2 0.05 + 0.4 + 0.1 + 0.3 s.
+    close(&all.computation, &[1.6, 1.95, 0.85]);
+    // A rank's clock only moves forward from its own computation.
+    for r in 0..3 {
+        assert!(all.clock(r).iter().all(|&t| t >= all.computation[r]));
+    }
+}
+
 #[test]
 fn blocking_rendezvous_sends_both_ways_are_buffered_instead_of_deadlocking() {
     // Both ranks send 100 bytes (rendezvous above 10) before receiving: the traced
