@@ -298,3 +298,54 @@ pub(super) fn parts(block: &[f64], k: usize) -> [&[f64]; QUANTITIES] {
     let (bandwidth, contention) = rest.split_at(k);
     [clock, computation, latency, bandwidth, contention]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gaps_wait_off_a_fabric_and_go_on_when_the_block_is_read() {
+        let mut clocks = Clocks::new(2, 3, false);
+        clocks.add_gap(0, 0.5);
+        clocks.add_gap(0, 0.25);
+        assert!(!clocks.settled(0));
+        assert!(clocks.settled(1));
+        assert_eq!(clocks.computation, [0.75, 0.0]);
+        // Clock and computation in every configuration; latency and bandwidth 0.
+        let want = [[0.75; 6], [0.0; 6]].concat();
+        assert_eq!(clocks.block(0), want);
+        assert!(clocks.settled(0));
+        // The fifth gap puts the first four on the clocks.
+        for _ in 0..5 {
+            clocks.add_gap(1, 1.0);
+        }
+        assert_eq!(clocks.pending[1].len, 1);
+        assert_eq!(clocks.data[12..15], [4.0; 3]);
+        clocks.settle_all();
+        assert_eq!(clocks.clock(1), [5.0; 3]);
+        assert_eq!(clocks.path_computation(1), [5.0; 3]);
+        // On a fabric every gap goes on at once.
+        let mut routed = Clocks::new(1, 2, true);
+        routed.add_gap(0, 1.0);
+        assert!(routed.settled(0));
+        assert_eq!(routed.data[..4], [1.0; 4]);
+    }
+
+    #[test]
+    fn truncated_clocks_keep_the_first_configurations_of_every_quantity() {
+        let mut clocks = Clocks::new(2, 4, false);
+        for (i, x) in clocks.data.iter_mut().enumerate() {
+            *x = i as f64;
+        }
+        clocks.computation = vec![1.5, 2.5];
+        let kept = clocks.truncated(3);
+        assert_eq!((kept.configs, kept.ranks()), (3, 2));
+        assert_eq!(kept.computation, [1.5, 2.5]);
+        assert_eq!(kept.clock(0), [0.0, 1.0, 2.0]);
+        assert_eq!(kept.path_computation(0), [4.0, 5.0, 6.0]);
+        assert_eq!(kept.latency(1), [24.0, 25.0, 26.0]);
+        assert_eq!(kept.bandwidth(1), [28.0, 29.0, 30.0]);
+        assert_eq!(kept.contention(1), [0.0; 3]);
+        assert_eq!(kept.block_len(), 12);
+    }
+}
