@@ -92,6 +92,11 @@ fn network(eager_limit: u64) -> Network {
 }
 
 fn run(ranks: Vec<Vec<Event>>, eager_limit: u64) -> Result<(Clocks, ReplayNotes), ReplayError> {
+    run_on(ranks, &network(eager_limit))
+}
+
+/// Replays `ranks`, all members of communicator 0, on `network`.
+fn run_on(ranks: Vec<Vec<Event>>, network: &Network) -> Result<(Clocks, ReplayNotes), ReplayError> {
     let p = ranks.len() as u32;
     let mut sources: Vec<Events> = ranks
         .into_iter()
@@ -101,7 +106,7 @@ fn run(ranks: Vec<Vec<Event>>, eager_limit: u64) -> Result<(Clocks, ReplayNotes)
             events: events.into(),
         })
         .collect();
-    replay(&mut sources, &[(0..p).collect()], &network(eager_limit))
+    replay(&mut sources, &[(0..p).collect()], network)
 }
 
 #[track_caller]
@@ -435,21 +440,13 @@ fn each_of_many_configurations_replays_as_it_would_alone() {
     let alpha: Vec<f64> = (0..13).map(|i| 0.01 * f64::from(i + 1)).collect();
     let beta: Vec<f64> = (0..13).map(|i| 1e-4 * f64::from(13 - i)).collect();
     let replay_of = |alpha: Vec<f64>, beta: Vec<f64>| {
-        let mut sources: Vec<Events> = exchange()
-            .into_iter()
-            .enumerate()
-            .map(|(r, events)| Events {
-                path: format!("rank{r}"),
-                events: events.into(),
-            })
-            .collect();
         let network = Network {
             alpha,
             beta,
             eager_limit: 50,
             algorithms: AlgorithmChoice::automatic(),
         };
-        replay(&mut sources, &[vec![0, 1, 2]], &network).unwrap().0
+        run_on(exchange(), &network).unwrap().0
     };
     let all = replay_of(alpha.clone(), beta.clone());
     assert_eq!((all.configs, all.ranks()), (13, 3));

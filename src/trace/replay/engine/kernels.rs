@@ -317,70 +317,46 @@ mod tests {
     /// whole lanes, and a last lane that overlaps the one before it.
     const COUNTS: [usize; 8] = [1, 7, 8, 9, 13, 16, 63, 70];
 
-    #[test]
-    fn every_configuration_of_many_lanes_gets_its_own_arrival() {
-        // With the contention kept (on a fabric) and without.
-        for (k, kept) in COUNTS
-            .into_iter()
-            .flat_map(|k| [(k, QUANTITIES), (k, UNROUTED_QUANTITIES)])
-        {
-            // Sender's path: clock 1, computation 0.5, latency 0.25, bandwidth 0.125,
-            // contention 0.0625 in every configuration. α_i = i/2, β = 1/8, n = 8:
-            // the message ends at 1 + i/2 + 1, later than the receiver's clock 5 when
-            // i > 6.
-            let from: Vec<f64> = [1.0, 0.5, 0.25, 0.125, 0.0625][..kept]
-                .iter()
-                .flat_map(|&v| vec![v; k])
-                .collect();
-            let alpha: Vec<f64> = (0..k).map(|i| i as f64 / 2.0).collect();
-            let beta = vec![0.125; k];
-            let before: Vec<f64> = [5.0, 4.0, 3.0, 2.0, 1.0][..kept]
-                .iter()
-                .flat_map(|&v| vec![v; k])
-                .collect();
-            let mut to = before.clone();
-            arrive(&mut to, &[], &from, &alpha, &beta, 8.0);
-            for i in 0..k {
-                let got: Vec<f64> = (0..kept).map(|q| to[q * k + i]).collect();
-                let a = i as f64 / 2.0;
-                let want = if i > 6 {
-                    [2.0 + a, 0.5, 0.25 + a, 1.125, 0.0625]
-                } else {
-                    [5.0, 4.0, 3.0, 2.0, 1.0]
-                };
-                assert_eq!(got, want[..kept], "{k} configurations, configuration {i}");
-            }
-        }
+    /// A sender's block at a message's start, `k` configurations of `kept` quantities:
+    /// clock 1, computation 0.5, latency 0.25, bandwidth 0.125, contention 0.0625 in
+    /// every configuration; and the network, α_i = i/2 and β = 1/8.
+    fn sender(k: usize, kept: usize) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+        let from = same_in_every_configuration(&[1.0, 0.5, 0.25, 0.125, 0.0625][..kept], k);
+        let alpha = (0..k).map(|i| i as f64 / 2.0).collect();
+        (from, alpha, vec![0.125; k])
+    }
+
+    /// A block of `k` configurations with `values[q]` in every one of quantity `q`.
+    fn same_in_every_configuration(values: &[f64], k: usize) -> Vec<f64> {
+        values.iter().flat_map(|&v| vec![v; k]).collect()
     }
 
     #[test]
-    fn lanes_wholly_earlier_wholly_later_or_mixed_each_get_their_own_arrival() {
-        // 40 configurations, α_i = i/2, β = 1/8, 8 bytes, the sender's clock 1: the
-        // message ends at 2 + i/2, after the receiver's clock 12 when i > 20. Lanes
-        // 0–7 and 8–15 are wholly earlier, 16–23 mixed, 24–31 and the last (32–39)
-        // wholly later.
-        let k = 40;
-        for kept in [QUANTITIES, UNROUTED_QUANTITIES] {
-            let from: Vec<f64> = [1.0, 0.5, 0.25, 0.125, 0.0625][..kept]
-                .iter()
-                .flat_map(|&v| vec![v; k])
-                .collect();
-            let alpha: Vec<f64> = (0..k).map(|i| i as f64 / 2.0).collect();
-            let beta = vec![0.125; k];
-            let mut to: Vec<f64> = [12.0, 4.0, 3.0, 2.0, 1.0][..kept]
-                .iter()
-                .flat_map(|&v| vec![v; k])
-                .collect();
-            arrive(&mut to, &[], &from, &alpha, &beta, 8.0);
-            for i in 0..k {
-                let got: Vec<f64> = (0..kept).map(|q| to[q * k + i]).collect();
-                let a = i as f64 / 2.0;
-                let want = if i > 20 {
-                    [2.0 + a, 0.5, 0.25 + a, 1.125, 0.0625]
-                } else {
-                    [12.0, 4.0, 3.0, 2.0, 1.0]
-                };
-                assert_eq!(got, want[..kept], "{kept} quantities, configuration {i}");
+    fn every_configuration_of_many_lanes_gets_its_own_arrival() {
+        // With the contention kept (on a fabric) and without. 8 bytes from the
+        // sender's clock 1 end at 2 + i/2: after a receiver's clock of 5 from
+        // configuration 7 on, after 12 from 21 on (of 40 configurations, lanes 0–7 and
+        // 8–15 are then wholly earlier, 16–23 mixed, 24–39 wholly later).
+        for (clock, first_later) in [(5.0, 7), (12.0, 21)] {
+            for (k, kept) in COUNTS
+                .into_iter()
+                .chain([40])
+                .flat_map(|k| [(k, QUANTITIES), (k, UNROUTED_QUANTITIES)])
+            {
+                let (from, alpha, beta) = sender(k, kept);
+                let before = [clock, 4.0, 3.0, 2.0, 1.0];
+                let mut to = same_in_every_configuration(&before[..kept], k);
+                arrive(&mut to, &[], &from, &alpha, &beta, 8.0);
+                for i in 0..k {
+                    let got: Vec<f64> = (0..kept).map(|q| to[q * k + i]).collect();
+                    let a = i as f64 / 2.0;
+                    let want = if i >= first_later {
+                        [2.0 + a, 0.5, 0.25 + a, 1.125, 0.0625]
+                    } else {
+                        before
+                    };
+                    assert_eq!(got, want[..kept], "{k} configurations, configuration {i}");
+                }
             }
         }
     }
@@ -392,12 +368,7 @@ mod tests {
         // from about i = 8 on, so lanes are wholly earlier, mixed and wholly later.
         for k in COUNTS.into_iter().chain([40, 64]) {
             for kept in [QUANTITIES, UNROUTED_QUANTITIES] {
-                let from: Vec<f64> = [1.0, 0.5, 0.25, 0.125, 0.0625][..kept]
-                    .iter()
-                    .flat_map(|&v| vec![v; k])
-                    .collect();
-                let alpha: Vec<f64> = (0..k).map(|i| i as f64 / 2.0).collect();
-                let beta = vec![0.125; k];
+                let (from, alpha, beta) = sender(k, kept);
                 let mut to: Vec<f64> = (0..kept * k)
                     .map(|j| 4.6 - (j / k) as f64 + (j % k) as f64 / 8.0)
                     .collect();
