@@ -190,9 +190,10 @@ pub fn replay<S: Source>(
     };
     let mut engine = Engine::new(sources.len(), members, &padded, None);
     engine.run(sources)?;
-    let clocks = match lanes == configs {
-        true => engine.clocks,
-        false => engine.clocks.truncated(configs),
+    let clocks = if lanes == configs {
+        engine.clocks
+    } else {
+        engine.clocks.truncated(configs)
     };
     Ok((clocks, engine.notes))
 }

@@ -98,9 +98,8 @@ impl Clocks {
     fn settle(&mut self, rank: usize) {
         let gaps = std::mem::take(&mut self.pending[rank]);
         if gaps.len > 0 {
-            let (k, size) = (self.configs, self.block_len());
-            let block = &mut self.data[rank * size..(rank + 1) * size];
-            let [clock, computation, ..] = split(block, k);
+            let (k, block) = (self.configs, self.block_range(rank));
+            let [clock, computation, ..] = split(&mut self.data[block], k);
             super::kernels::add_gaps(clock, computation, &gaps);
         }
     }
@@ -117,8 +116,14 @@ impl Clocks {
     /// [`super::kernels::settle_copy`]).
     pub(super) fn block_and_gaps(&mut self, rank: usize) -> (&mut [f64], Gaps) {
         let gaps = std::mem::take(&mut self.pending[rank]);
+        let block = self.block_range(rank);
+        (&mut self.data[block], gaps)
+    }
+
+    /// Where the block of `rank` lies in `data`.
+    fn block_range(&self, rank: usize) -> std::ops::Range<usize> {
         let size = self.block_len();
-        (&mut self.data[rank * size..(rank + 1) * size], gaps)
+        rank * size..(rank + 1) * size
     }
 
     /// These clocks with only their first `k` configurations (the ones a replay on
@@ -221,8 +226,8 @@ impl Clocks {
     /// The block of `rank`, its waiting gaps on it, to change.
     pub(super) fn block_mut(&mut self, rank: usize) -> &mut [f64] {
         self.settle(rank);
-        let size = self.block_len();
-        &mut self.data[rank * size..(rank + 1) * size]
+        let block = self.block_range(rank);
+        &mut self.data[block]
     }
 }
 
@@ -248,30 +253,24 @@ impl TimePool {
     /// A copy of `block` once `gaps` are on its clock and computation (they go on the
     /// block too, in the same pass; `k` configurations).
     pub(super) fn alloc_settling(&mut self, block: &mut [f64], gaps: &[f64], k: usize) -> u32 {
-        let id = match self.free.pop() {
-            Some(id) => id,
-            None => {
-                let id = (self.data.len() / self.k.max(1)) as u32;
-                self.data.resize(self.data.len() + self.k, 0.0);
-                id
-            }
-        };
+        let id = self.take_block();
         super::kernels::settle_copy(block, gaps, self.get_mut(id), k);
         id
     }
 
     pub(super) fn alloc(&mut self, from: &[f64]) -> u32 {
-        match self.free.pop() {
-            Some(id) => {
-                self.get_mut(id).copy_from_slice(from);
-                id
-            }
-            None => {
-                let id = (self.data.len() / self.k.max(1)) as u32;
-                self.data.extend_from_slice(from);
-                id
-            }
-        }
+        let id = self.take_block();
+        self.get_mut(id).copy_from_slice(from);
+        id
+    }
+
+    /// A free block, or a new one (its contents to be overwritten).
+    fn take_block(&mut self) -> u32 {
+        self.free.pop().unwrap_or_else(|| {
+            let id = (self.data.len() / self.k.max(1)) as u32;
+            self.data.resize(self.data.len() + self.k, 0.0);
+            id
+        })
     }
 
     pub(super) fn get(&self, id: u32) -> &[f64] {
