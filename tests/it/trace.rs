@@ -27,6 +27,14 @@ fn fixture_ranks_dump_byte_identical_to_dumpi2ascii() {
         &["trace", "dump", &phases.to_string_lossy()],
         &golden(&phases),
     );
+    // Written as text and made binary by ascii2dumpi.
+    for name in ["ssend", "rendezvous"] {
+        let ranks = bins(Path::new(&repo(&format!("tests/fixtures/dumpi/{name}"))));
+        assert_eq!(ranks.len(), 2, "{name}");
+        for bin in ranks {
+            assert_dump(&["trace", "dump", &bin.to_string_lossy()], &golden(&bin));
+        }
+    }
 }
 
 #[test]

@@ -398,6 +398,8 @@ impl<'f> RankEvents<'f> {
         slot: Slot,
     ) -> Result<(), ReplayError> {
         if source < -1 {
+            // MPI_PROC_NULL: the receive completes at once, with nothing.
+            self.notes.null_peer_messages += 1;
             return Ok(());
         }
         let (comm, _) = self.id(comm)?;

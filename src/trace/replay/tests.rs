@@ -580,6 +580,66 @@ fn testtrace() -> Trace {
     Trace::open(Path::new(meta)).unwrap()
 }
 
+/// A two-rank fixture written as text and made binary by sst-dumpi's `ascii2dumpi`
+/// (`tests/fixtures/dumpi/README.md`), so every call's time is a round number.
+fn fixture(name: &str) -> Trace {
+    let meta = format!(
+        "{}/tests/fixtures/dumpi/{name}/{name}.meta",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    Trace::open(Path::new(&meta)).unwrap()
+}
+
+/// Replays `trace` on α = 1 ms and 1 GB/s (β = 1 ns per byte), where every time below
+/// is a sum of microseconds, and checks the time and its split against the hand sums.
+fn replay_at_1ms_1gbs(trace: &Trace, time: f64, split: [f64; 4]) -> ReplayNotes {
+    let replay = replay_on(trace, &[(1e-3, 1e9)]);
+    let o = &replay.outcomes[0];
+    let got = [o.computation, o.imbalance, o.latency, o.bandwidth];
+    assert!((o.time - time).abs() < 1e-12, "T = {}, want {time}", o.time);
+    for (g, w) in got.iter().zip(split) {
+        assert!((g - w).abs() < 1e-12, "split {got:?}, want {split:?}");
+    }
+    replay.notes
+}
+
+#[test]
+fn a_synchronous_send_into_an_early_receive_starts_when_the_sender_comes() {
+    // Rank 1 posts an Irecv for tag 2 at 0, takes rank 0's eager message of tag 1 (sent
+    // at 1 µs, there at 1 µs + α + 4 ns = 1001.004 µs), computes 1 µs and waits from
+    // 1002.004 µs. Rank 0 computes to 50 µs and Ssends 4 bytes to the posted receive:
+    // the transfer starts at the later of the send (50 µs) and the post (0), not at the
+    // receiver's clock when the send is matched, and ends at 1050.004 µs for both.
+    // Rank 0 then computes 10 µs: T = 1060.004 µs. T's path holds rank 0's 60 µs of
+    // computation (the ranks' mean is (60 + 4) / 2 = 32 µs), α, and 4 ns.
+    let notes = replay_at_1ms_1gbs(&fixture("ssend"), 1060.004e-6, [32e-6, 28e-6, 1e-3, 4e-9]);
+    assert_eq!(notes, ReplayNotes::default());
+}
+
+#[test]
+fn a_large_message_into_an_early_receive_starts_when_the_sender_comes() {
+    // No synchronous send. Rank 1 posts an Irecv of 100,000 ints at 0, takes the 4-byte
+    // tag 1 (there at 1001.004 µs), receives from MPI_PROC_NULL (nothing, at once),
+    // computes 1 µs and waits from 1002.004 µs. Rank 0 computes to 50 µs and sends the
+    // 400,000 bytes, over the eager limit: the transfer starts at 50 µs, ends at
+    // 50 + 1000 + 400 = 1450 µs for both. Rank 0 computes 10 µs and sends 4 bytes of
+    // tag 3 at 1460 µs, which rank 1's wildcard receive (from 1451 µs) takes at
+    // 2460.004 µs; 1 µs more: T = 2461.004 µs. T's path: 50 + 10 + 1 µs of computation
+    // (mean (70 + 5) / 2 = 37.5 µs), 2 α, 400,004 ns.
+    let notes = replay_at_1ms_1gbs(
+        &fixture("rendezvous"),
+        2461.004e-6,
+        [37.5e-6, 23.5e-6, 2e-3, 400.004e-6],
+    );
+    assert_eq!(
+        notes,
+        ReplayNotes {
+            null_peer_messages: 1,
+            ..ReplayNotes::default()
+        }
+    );
+}
+
 #[test]
 fn one_int_messages_have_no_bandwidth_share_on_any_network() {
     let replay = replay_trace(&testtrace(), &ReplayOptions::default()).unwrap();

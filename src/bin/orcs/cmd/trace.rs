@@ -169,7 +169,7 @@ fn warn_notes(notes: &Notes) {
     }
     if notes.null_peer_messages > 0 {
         eprintln!(
-            "note: {} messages to MPI_PROC_NULL left out",
+            "note: {} messages to or from MPI_PROC_NULL left out",
             notes.null_peer_messages
         );
     }
