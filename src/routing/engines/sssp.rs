@@ -318,3 +318,75 @@ impl Tree {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Heap;
+
+    /// Keys from a small linear congruential sequence, with many ties.
+    fn keys(seed: u64, n: usize) -> Vec<u64> {
+        let mut x = seed;
+        (0..n)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (x >> 33) % 17
+            })
+            .collect()
+    }
+
+    /// Pops every item, checking that the keys come out in order; returns the items.
+    fn drain(heap: &mut Heap, key_of: &[u64]) -> Vec<u32> {
+        let mut out = Vec::new();
+        while let Some(item) = heap.pop() {
+            if let Some(&last) = out.last() {
+                assert!(
+                    key_of[last as usize] <= key_of[item as usize],
+                    "{item} (key {}) after {last} (key {})",
+                    key_of[item as usize],
+                    key_of[last as usize]
+                );
+            }
+            out.push(item);
+        }
+        out
+    }
+
+    #[test]
+    fn the_heap_pops_in_key_order_after_inserts_and_key_changes() {
+        for (seed, n) in [(1, 2), (2, 5), (3, 6), (4, 21), (5, 22), (6, 100), (7, 341)] {
+            let mut key_of = keys(seed, n);
+            let mut heap = Heap::new(n);
+            for (item, &key) in key_of.iter().enumerate() {
+                heap.insert(key, item as u32);
+            }
+            // Lower every third key, raise every fifth.
+            for item in (0..n).step_by(3) {
+                key_of[item] /= 2;
+                heap.modify(item as u32, key_of[item]);
+            }
+            for item in (0..n).step_by(5) {
+                key_of[item] += 7;
+                heap.modify(item as u32, key_of[item]);
+            }
+            let mut items = drain(&mut heap, &key_of);
+            items.sort_unstable();
+            assert_eq!(items, (0..n as u32).collect::<Vec<_>>(), "n = {n}");
+        }
+    }
+
+    #[test]
+    fn among_equal_keys_the_heap_keeps_opensms_order() {
+        // cl_heap with d = 4 by hand: inserting five equal keys leaves items 0 to 4 in
+        // place (none is smaller than its parent). Each extraction returns the root
+        // and moves the last element to the root, where it stays (it is not larger
+        // than any child): 0, then 4, 3, 2, 1, not the order of insertion.
+        let mut heap = Heap::new(5);
+        for item in 0..5 {
+            heap.insert(1, item);
+        }
+        let order: Vec<u32> = std::iter::from_fn(|| heap.pop()).collect();
+        assert_eq!(order, [0, 4, 3, 2, 1]);
+    }
+}
