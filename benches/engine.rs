@@ -1,4 +1,5 @@
-//! Engine benchmarks: loading fabrics and the cost of one Monte Carlo run, on one thread,
+//! Engine benchmarks: loading fabrics and the cost of one Monte Carlo run, on one thread
+//! and beside the hop-walk limit ([`limit`]),
 //! for the fat trees that ORCS's reference timings use (spec: reference/orcs/README.md).
 //! The big fabrics come from `../shared/` beside the repository and are skipped without it.
 
@@ -12,9 +13,13 @@ use orcs::ib::lft::parse_lfts;
 use orcs::limits::MemoryLimit;
 use orcs::routing::check_routes;
 use orcs::workload::mapping::{LayoutSpec, RankLayout, SubsetMethod};
-use orcs::workload::pattern::{Pattern, PatternContext};
+use orcs::workload::pattern::{Levels, Pattern, PatternContext};
+use rand::seq::SliceRandom;
 use std::path::Path;
 use std::time::Duration;
+
+#[path = "engine/limit.rs"]
+mod limit;
 
 /// (name, path) of every fabric to measure that exists here.
 fn fabrics() -> Vec<(&'static str, String)> {
@@ -86,11 +91,7 @@ fn bench_runs(c: &mut Criterion) {
         let layout = layout_of(&loaded);
         for pattern in ["bisect", "bruck"] {
             let p = Pattern::parse(pattern, None).expect("pattern");
-            let runs = match (name, pattern) {
-                ("ft8-3", "bisect") => 2000,
-                ("ft8-3", _) | ("ft12-3", "bisect") => 100,
-                _ => 10,
-            };
+            let runs = runs_of(name, pattern);
             let sim = Simulation::new(
                 &loaded.fabric,
                 &loaded.table,
@@ -107,6 +108,97 @@ fn bench_runs(c: &mut Criterion) {
         }
     }
     group.finish();
+}
+
+/// The runs of `bench_runs` as the hop-walk limit walks them: per run, per level, the
+/// host pairs (the pattern drawn on a random mapping of the layout's hosts).
+fn limit_levels(layout: &RankLayout, pattern: &Pattern, runs: u64) -> Vec<Vec<Vec<(u32, u32)>>> {
+    let n = layout.hosts().len();
+    let ctx = config(n, runs).pattern_context;
+    let mut levels = Levels::new();
+    (0..runs)
+        .map(|run| {
+            let mut rng = stream_rng(1, Stream::Run(run));
+            let mut hosts = layout.hosts().to_vec();
+            hosts.shuffle(&mut rng);
+            pattern.generate(&ctx, &mut rng, &mut levels);
+            (0..levels.num_levels())
+                .map(|l| {
+                    let pairs = levels.level(l);
+                    pairs
+                        .iter()
+                        .map(|&(s, d)| (hosts[s as usize], hosts[d as usize]))
+                        .collect()
+                })
+                .take_while(|pairs: &Vec<(u32, u32)>| !pairs.is_empty())
+                .collect()
+        })
+        .collect()
+}
+
+/// The hop-walk limit ([`limit`]) beside `run`: the same number of runs of the same
+/// patterns on the same fabrics, walking only the routes, with every kernel this
+/// processor has. The throughput is in hops, so criterion's rate is hops per second.
+fn bench_limit(c: &mut Criterion) {
+    let mut group = c.benchmark_group("limit");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(5));
+    for (name, path) in fabrics() {
+        let loaded = load(&path);
+        let layout = layout_of(&loaded);
+        let table = limit::LimitTable::new(&loaded.fabric, &loaded.table);
+        let mut load = vec![0u32; table.edges()];
+        let mut flight = limit::InFlight::default();
+        for pattern in ["bisect", "bruck"] {
+            let p = Pattern::parse(pattern, None).expect("pattern");
+            let levels = limit_levels(&layout, &p, runs_of(name, pattern));
+            let walk_all = |kernel: limit::Kernel, load: &mut [u32], f: &mut limit::InFlight| {
+                // The counts are never read: they only make each hop's increment real.
+                let mut hops = 0;
+                for run in &levels {
+                    for level in run {
+                        hops += limit::walk_level(&table, level, f, load, kernel);
+                    }
+                }
+                hops
+            };
+            // The limit walks the engine's routes: its counts on the first run's first
+            // level are the table's own walk's.
+            let first = &levels[0][0];
+            load.iter_mut().for_each(|l| *l = 0);
+            limit::walk_level(&table, first, &mut flight, &mut load, limit::scalar);
+            let mut walked = vec![0u32; load.len()];
+            let router = loaded.table.router(&loaded.fabric);
+            for &(s, d) in first {
+                router.walk(s, d, |e| walked[e as usize] += 1);
+            }
+            assert!(load == walked, "the limit's routes differ from the table's");
+            let hops = walk_all(limit::scalar, &mut load, &mut flight);
+            let kernels = std::iter::once(("scalar", limit::scalar as limit::Kernel));
+            for (kernel_name, kernel) in kernels.chain(limit::simd()) {
+                assert_eq!(
+                    walk_all(kernel, &mut load, &mut flight),
+                    hops,
+                    "{kernel_name}"
+                );
+                group.throughput(Throughput::Elements(hops));
+                group.bench_function(
+                    BenchmarkId::new(format!("{pattern}/{kernel_name}"), name),
+                    |b| b.iter(|| walk_all(kernel, &mut load, &mut flight)),
+                );
+            }
+        }
+    }
+    group.finish();
+}
+
+/// How many runs one iteration of `run` and `limit` performs.
+fn runs_of(fabric: &str, pattern: &str) -> u64 {
+    match (fabric, pattern) {
+        ("ft8-3", "bisect") => 2000,
+        ("ft8-3", _) | ("ft12-3", "bisect") => 100,
+        _ => 10,
+    }
 }
 
 /// Checking every route between all hosts (done once before a simulation).
@@ -335,6 +427,7 @@ fn gunzip(packed: &[u8], expected: usize) -> Vec<u8> {
 criterion_group!(
     benches,
     bench_runs,
+    bench_limit,
     bench_check,
     bench_load,
     bench_cache,
