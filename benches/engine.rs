@@ -111,7 +111,7 @@ fn bench_runs(c: &mut Criterion) {
 }
 
 /// The runs of `bench_runs` as the hop-walk limit walks them: per run, per level, the
-/// host pairs (the pattern drawn on a random mapping of the layout's hosts).
+/// host pairs (the pattern drawn on a random permutation of the layout's hosts).
 fn limit_levels(layout: &RankLayout, pattern: &Pattern, runs: u64) -> Vec<Vec<Vec<(u32, u32)>>> {
     let n = layout.hosts().len();
     let ctx = config(n, runs).pattern_context;

@@ -1,15 +1,15 @@
 //! The hop-walk limit: what walking a run's routes costs when nothing else is done, to
 //! set the engine's per-run time against.
 //!
-//! A run's pairs (the pattern's levels on a random mapping, as the engine draws them)
-//! are walked level by level, all pairs of a level together, one hop of each per pass,
-//! counting every edge's routes. The table is laid out for this walk alone: one dense
-//! row of 16-bit local port indices per switch (hosts leave through their one uplink,
-//! taken before the first pass), so a hop is three dependent loads (the port, the edge's
-//! first index, the edge's head) and an increment. Nothing is stored for the weighing
-//! that the engine does after each level, so the engine cannot reach this floor; the
-//! ratio says how far from it it is. Two kernels: a portable scalar one, and on x86-64
-//! with AVX2 (detected at run time) one that gathers eight pairs' hops at once.
+//! A run's pairs (the pattern's levels on a random permutation of the hosts, as in the
+//! engine) are walked level by level, all pairs of a level together, one hop of each per
+//! pass, counting every edge's routes. The table is laid out for this walk alone: one
+//! dense row of 16-bit local port indices per switch (hosts leave through their one
+//! uplink, taken before the first pass), so a hop is three dependent loads (the port,
+//! the edge's first index, the edge's head) and an increment. Nothing is stored for the
+//! weighing that the engine does after each level, so the engine cannot reach this
+//! floor; the ratio says how far from it it is. Two kernels: a portable scalar one, and
+//! on x86-64 with AVX2 (detected at run time) one that gathers eight pairs' hops at once.
 
 use orcs::fabric::{Fabric, NONE};
 use orcs::routing::ForwardingTable;
@@ -123,9 +123,6 @@ pub fn walk_level(
 }
 
 /// One hop per pass over all routes, scalar; the routes that arrive drop out.
-// The routes still walking are compacted in place (written at `kept` ≤ `i` while `i`
-// is read), which indices say more plainly than iterators.
-#[allow(clippy::needless_range_loop)]
 pub fn scalar(t: &LimitTable, f: &mut InFlight, load: &mut [u32]) -> u64 {
     let mut hops = 0u64;
     let mut live = f.cur.len();
@@ -133,19 +130,27 @@ pub fn scalar(t: &LimitTable, f: &mut InFlight, load: &mut [u32]) -> u64 {
         hops += live as u64;
         let mut kept = 0;
         for i in 0..live {
-            let n = f.cur[i] as usize;
-            let row = t.row[n] as usize;
-            let e = t.out_start[n] + u32::from(t.ports[row * t.hosts + f.dst[i] as usize]);
-            load[e as usize] += 1;
-            let next = t.head[e as usize];
-            f.cur[kept] = next;
-            f.dst[kept] = f.dst[i];
-            f.target[kept] = f.target[i];
-            kept += usize::from(next != f.target[i]);
+            kept = hop(t, f, load, i, kept);
         }
         live = kept;
     }
     hops
+}
+
+/// Takes route `i` one hop and moves it to `kept` (≤ `i`: the routes still walking are
+/// compacted in place); returns the next free place, `kept` again if it arrived.
+#[inline(always)]
+fn hop(t: &LimitTable, f: &mut InFlight, load: &mut [u32], i: usize, kept: usize) -> usize {
+    let n = f.cur[i] as usize;
+    let row = t.row[n] as usize;
+    let e = t.out_start[n] + u32::from(t.ports[row * t.hosts + f.dst[i] as usize]);
+    load[e as usize] += 1;
+    let next = t.head[e as usize];
+    let target = f.target[i];
+    f.cur[kept] = next;
+    f.dst[kept] = f.dst[i];
+    f.target[kept] = target;
+    kept + usize::from(next != target)
 }
 
 /// The AVX2 kernel when this processor has AVX2, else None.
@@ -170,7 +175,8 @@ mod avx2 {
     /// Eight routes per step: the row, the port, the edge and its head are gathered;
     /// the increments stay scalar (two routes may share an edge).
     #[target_feature(enable = "avx2")]
-    #[allow(clippy::needless_range_loop)] // in-place compaction, as in `scalar`
+    // The eight lanes are compacted in place, as `hop` does.
+    #[allow(clippy::needless_range_loop)]
     unsafe fn walk(t: &LimitTable, f: &mut InFlight, load: &mut [u32]) -> u64 {
         let mut hops = 0u64;
         let mut live = f.cur.len();
@@ -210,15 +216,7 @@ mod avx2 {
                 i += 8;
             }
             for i in whole..live {
-                let n = f.cur[i] as usize;
-                let row = t.row[n] as usize;
-                let e = t.out_start[n] + u32::from(t.ports[row * t.hosts + f.dst[i] as usize]);
-                load[e as usize] += 1;
-                let next = t.head[e as usize];
-                f.cur[kept] = next;
-                f.dst[kept] = f.dst[i];
-                f.target[kept] = f.target[i];
-                kept += usize::from(next != f.target[i]);
+                kept = super::hop(t, f, load, i, kept);
             }
             live = kept;
         }
