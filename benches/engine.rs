@@ -14,7 +14,6 @@ use orcs::limits::MemoryLimit;
 use orcs::routing::check_routes;
 use orcs::workload::mapping::{LayoutSpec, RankLayout, SubsetMethod};
 use orcs::workload::pattern::{Levels, Pattern, PatternContext};
-use rand::seq::SliceRandom;
 use std::path::Path;
 use std::time::Duration;
 
@@ -92,15 +91,7 @@ fn bench_runs(c: &mut Criterion) {
         for pattern in ["bisect", "bruck"] {
             let p = Pattern::parse(pattern, None).expect("pattern");
             let runs = runs_of(name, pattern);
-            let sim = Simulation::new(
-                &loaded.fabric,
-                &loaded.table,
-                &layout,
-                &p,
-                config(layout.hosts().len(), runs),
-                None,
-            )
-            .unwrap_or_else(|_| panic!("routes are valid"));
+            let sim = simulation(&loaded, &layout, &p, runs);
             group.throughput(Throughput::Elements(runs));
             group.bench_function(BenchmarkId::new(pattern, name), |b| {
                 b.iter(|| pool.install(|| sim.run(&|_| {}).acc_band[0]))
@@ -110,24 +101,32 @@ fn bench_runs(c: &mut Criterion) {
     group.finish();
 }
 
-/// The runs of `bench_runs` as the hop-walk limit walks them: per run, per level, the
-/// host pairs (the pattern drawn on a random permutation of the layout's hosts).
-fn limit_levels(layout: &RankLayout, pattern: &Pattern, runs: u64) -> Vec<Vec<Vec<(u32, u32)>>> {
-    let n = layout.hosts().len();
-    let ctx = config(n, runs).pattern_context;
-    let mut levels = Levels::new();
+/// The simulation `bench_runs` times: `runs` runs of `pattern` on `loaded` (its routes
+/// checked once here).
+fn simulation<'a>(
+    loaded: &'a LoadedFabric,
+    layout: &'a RankLayout,
+    pattern: &'a Pattern,
+    runs: u64,
+) -> Simulation<'a> {
+    let cfg = config(layout.hosts().len(), runs);
+    Simulation::new(&loaded.fabric, &loaded.table, layout, pattern, cfg, None)
+        .unwrap_or_else(|_| panic!("routes are valid"))
+}
+
+/// The runs of `sim` as the hop-walk limit walks them: per run, per level up to the
+/// first empty one, the host pairs, drawn exactly as the simulation draws them.
+fn limit_levels(sim: &Simulation, runs: u64) -> Vec<Vec<Vec<(u32, u32)>>> {
+    let (mut ranks, mut levels) = (Vec::new(), Levels::new());
     (0..runs)
         .map(|run| {
-            let mut rng = stream_rng(1, Stream::Run(run));
-            let mut hosts = layout.hosts().to_vec();
-            hosts.shuffle(&mut rng);
-            pattern.generate(&ctx, &mut rng, &mut levels);
+            sim.materialize(run, &mut ranks, &mut levels);
             (0..levels.num_levels())
                 .map(|l| {
                     let pairs = levels.level(l);
                     pairs
                         .iter()
-                        .map(|&(s, d)| (hosts[s as usize], hosts[d as usize]))
+                        .map(|&(s, d)| (ranks[s as usize], ranks[d as usize]))
                         .collect()
                 })
                 .take_while(|pairs: &Vec<(u32, u32)>| !pairs.is_empty())
@@ -151,7 +150,8 @@ fn bench_limit(c: &mut Criterion) {
         let mut flight = limit::InFlight::default();
         for pattern in ["bisect", "bruck"] {
             let p = Pattern::parse(pattern, None).expect("pattern");
-            let levels = limit_levels(&layout, &p, runs_of(name, pattern));
+            let runs = runs_of(name, pattern);
+            let levels = limit_levels(&simulation(&loaded, &layout, &p, runs), runs);
             let walk_all = |kernel: limit::Kernel, load: &mut [u32], f: &mut limit::InFlight| {
                 // The counts are never read: they only make each hop's increment real.
                 let mut hops = 0;

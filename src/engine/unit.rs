@@ -462,8 +462,9 @@ impl<'a> Simulation<'a> {
     }
 
     /// Rebuilds run `run`'s rank → host list and pattern levels exactly as the
-    /// simulation draws them (for `--printptrn` and `--printnamelist`).
-    pub(crate) fn materialize(&self, run: u64, ranks: &mut Vec<u32>, levels: &mut Levels) {
+    /// simulation draws them (for `--printptrn`, `--printnamelist` and the benchmarks'
+    /// hop-walk limit, which walks the same routes). O(ranks + pairs).
+    pub fn materialize(&self, run: u64, ranks: &mut Vec<u32>, levels: &mut Levels) {
         let mut rng = stream_rng(self.config.seed, Stream::Run(run));
         self.layout.fill(&mut rng, ranks);
         match &self.fixed_levels {
