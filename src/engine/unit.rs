@@ -16,7 +16,9 @@ use crate::engine::metric::{acc_band, MetricKind};
 use crate::engine::stream::{stream_rng, Stream};
 use crate::fabric::Fabric;
 use crate::limits::{Estimate, LimitError, MemoryLimit};
-use crate::routing::{check_routes, AnyRouter, ForwardingTable, RouteCheck, RouteSummary, LANES};
+use crate::routing::{
+    check_routes, AnyRouter, ForwardingTable, InFlight, RouteCheck, RouteSummary, WalkOutput,
+};
 use crate::workload::mapping::RankLayout;
 use crate::workload::pattern::{Levels, Pattern, PatternContext};
 use rayon::prelude::*;
@@ -177,8 +179,8 @@ struct Scratch {
     load: Vec<u32>,
     /// The current level's routes.
     routes: LevelRoutes,
-    /// Host pairs of the lanes being walked.
-    lane_pairs: Vec<(u32, u32)>,
+    /// The routes of the level being walked that have not arrived yet.
+    in_flight: InFlight,
     /// Weights of the current level's pairs.
     weights: Vec<u32>,
     /// Weight histogram of the current run.
@@ -450,7 +452,7 @@ impl<'a> Simulation<'a> {
             levels: Levels::new(),
             load: vec![0; self.num_edges],
             routes: LevelRoutes::new(self.max_route_len),
-            lane_pairs: Vec::with_capacity(LANES),
+            in_flight: InFlight::default(),
             weights: Vec::new(),
             run_hist: Vec::new(),
             prev_finish: vec![0; n],
@@ -559,34 +561,27 @@ impl<'a> Simulation<'a> {
         level_max
     }
 
-    /// Walks the routes of `pairs` (rank pairs, mapped to hosts by `s.ranks`) [`LANES`] at
-    /// a time into `s.routes`, counting every edge's routes in `s.load`.
+    /// Walks the routes of `pairs` (rank pairs, mapped to hosts by `s.ranks`), all
+    /// together, into `s.routes`, counting every edge's routes in `s.load`.
     #[inline]
     fn walk_level(&self, pairs: &[(u32, u32)], s: &mut Scratch) {
         let Scratch {
             ranks,
             load,
             routes,
-            lane_pairs,
+            in_flight,
             ..
         } = s;
-        let stride = routes.stride;
-        for (c, chunk) in pairs.chunks(LANES).enumerate() {
-            lane_pairs.clear();
-            lane_pairs.extend(
-                chunk
-                    .iter()
-                    .map(|&(src, dst)| (ranks[src as usize], ranks[dst as usize])),
-            );
-            let first = c * LANES;
-            self.router.walk_interleaved(
-                lane_pairs,
-                &mut routes.edges[first * stride..],
-                stride,
-                &mut routes.lens[first..],
-                |e| load[e as usize] += 1,
-            );
-        }
+        let hosts = pairs
+            .iter()
+            .map(|&(src, dst)| (ranks[src as usize], ranks[dst as usize]));
+        let mut out = WalkOutput {
+            edges: &mut routes.edges,
+            stride: routes.stride,
+            lens: &mut routes.lens,
+            load,
+        };
+        self.router.walk_all(hosts, in_flight, &mut out);
     }
 
     /// Weighs the `pairs` routes in `s.routes` by their most loaded edge into

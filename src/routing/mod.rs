@@ -16,6 +16,7 @@ pub mod engines;
 mod error;
 pub mod structured;
 pub mod table;
+mod walk;
 
 pub use check::{
     check_routes, check_routes_with_progress, route_quality, BrokenRoute, RouteCheck, RouteFault,
@@ -24,8 +25,9 @@ pub use check::{
 pub use error::RoutingError;
 pub use table::{
     comments_from_table, comments_match_table, AnyRouter, ForwardingTable, PortIndex, PortRows,
-    Router, LANES, NO_PORT,
+    Router, NO_PORT,
 };
+pub(crate) use walk::{InFlight, WalkOutput};
 
 use crate::gen::{Generated, Structure};
 

@@ -22,6 +22,8 @@ pub trait PortIndex: Copy + Send + Sync + 'static {
     const NONE: Self;
     /// The local out-edge index (meaningless for [`PortIndex::NONE`]).
     fn index(self) -> u32;
+    /// Bytes per entry.
+    const WIDTH: usize = std::mem::size_of::<Self>();
 }
 
 impl PortIndex for u8 {
@@ -346,13 +348,13 @@ impl ForwardingTable {
 /// Borrowed flat arrays for the hot loop: everything a route walk touches, nothing else.
 #[derive(Clone, Copy)]
 pub struct Router<'a, P: PortIndex> {
-    num_hosts: usize,
-    out_start: &'a [u32],
-    edge_head: &'a [u32],
-    host_node: &'a [u32],
-    row_of_node: &'a [u32],
-    uniform_edge: &'a [u32],
-    ports: &'a [P],
+    pub(super) num_hosts: usize,
+    pub(super) out_start: &'a [u32],
+    pub(super) edge_head: &'a [u32],
+    pub(super) host_node: &'a [u32],
+    pub(super) row_of_node: &'a [u32],
+    pub(super) uniform_edge: &'a [u32],
+    pub(super) ports: &'a [P],
 }
 
 /// A [`Router`] over one-byte or two-byte rows; each call dispatches once and then
@@ -375,19 +377,17 @@ impl AnyRouter<'_> {
         }
     }
 
-    /// See [`Router::walk_interleaved`].
+    /// See [`Router::walk_all`].
     #[inline]
-    pub(crate) fn walk_interleaved(
+    pub(crate) fn walk_all(
         &self,
-        pairs: &[(u32, u32)],
-        out: &mut [u32],
-        stride: usize,
-        lens: &mut [u32],
-        visit: impl FnMut(u32),
+        pairs: impl Iterator<Item = (u32, u32)>,
+        f: &mut super::walk::InFlight,
+        out: &mut super::walk::WalkOutput<'_>,
     ) {
         match self {
-            AnyRouter::Narrow(r) => r.walk_interleaved(pairs, out, stride, lens, visit),
-            AnyRouter::Wide(r) => r.walk_interleaved(pairs, out, stride, lens, visit),
+            AnyRouter::Narrow(r) => r.walk_all(pairs, f, out),
+            AnyRouter::Wide(r) => r.walk_all(pairs, f, out),
         }
     }
 }
@@ -404,72 +404,20 @@ impl<P: PortIndex> Router<'_, P> {
         let mut cur = self.host_node[src as usize];
         let dst = dst as usize;
         while cur != target {
-            let n = cur as usize;
-            let row = self.row_of_node[n];
-            let edge = if row == NONE {
-                self.uniform_edge[n]
-            } else {
-                self.out_start[n] + self.ports[row as usize * self.num_hosts + dst].index()
-            };
+            let edge = self.next_edge_of(cur as usize, dst);
             visit(edge);
             cur = self.edge_head[edge as usize];
         }
     }
-}
 
-/// How many routes [`Router::walk_interleaved`] advances together.
-pub const LANES: usize = 16;
-
-impl<P: PortIndex> Router<'_, P> {
-    /// Walks up to [`LANES`] routes (host pairs) in lockstep, one hop of each per step, so
-    /// that the table lookups of different routes overlap in the memory system instead of
-    /// waiting for each other (route walking is latency-bound on large tables).
-    ///
-    /// Route i's edges are written to `out[i * stride..]` and its length to `lens[i]`;
-    /// `visit` sees every edge. Routes must be validated and at most `stride` long.
-    #[inline]
-    pub(crate) fn walk_interleaved(
-        &self,
-        pairs: &[(u32, u32)],
-        out: &mut [u32],
-        stride: usize,
-        lens: &mut [u32],
-        mut visit: impl FnMut(u32),
-    ) {
-        let k = pairs.len().min(LANES);
-        let mut cur = [0u32; LANES];
-        let mut target = [0u32; LANES];
-        let mut dst = [0usize; LANES];
-        let mut len = [0u32; LANES];
-        for (i, &(s, d)) in pairs[..k].iter().enumerate() {
-            cur[i] = self.host_node[s as usize];
-            target[i] = self.host_node[d as usize];
-            dst[i] = d as usize;
+    /// The edge a route at node `n` towards host `dst` takes next (meaningless where
+    /// the route is broken).
+    #[inline(always)]
+    pub(super) fn next_edge_of(&self, n: usize, dst: usize) -> u32 {
+        match self.row_of_node[n] {
+            NONE => self.uniform_edge[n],
+            row => self.out_start[n] + self.ports[row as usize * self.num_hosts + dst].index(),
         }
-        loop {
-            let mut moved = false;
-            for i in 0..k {
-                if cur[i] == target[i] {
-                    continue;
-                }
-                moved = true;
-                let n = cur[i] as usize;
-                let row = self.row_of_node[n];
-                let edge = if row == NONE {
-                    self.uniform_edge[n]
-                } else {
-                    self.out_start[n] + self.ports[row as usize * self.num_hosts + dst[i]].index()
-                };
-                visit(edge);
-                out[i * stride + len[i] as usize] = edge;
-                len[i] += 1;
-                cur[i] = self.edge_head[edge as usize];
-            }
-            if !moved {
-                break;
-            }
-        }
-        lens[..k].copy_from_slice(&len[..k]);
     }
 }
 
