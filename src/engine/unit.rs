@@ -553,9 +553,20 @@ impl<'a> Simulation<'a> {
         if links.is_some() {
             (s.bottlenecks).note_level(level_max, &s.weights, &s.routes, &s.load);
         }
-        for i in 0..pairs.len() {
-            for &e in s.routes.route(i) {
-                s.load[e as usize] = 0;
+        // Clearing the whole array writes every edge once, sequentially; clearing the
+        // routes' edges writes one scattered counter per hop. The first is cheaper once
+        // the hops reach a quarter of the edges.
+        let hops: usize = s.routes.lens[..pairs.len()]
+            .iter()
+            .map(|&l| l as usize)
+            .sum();
+        if 4 * hops >= s.load.len() {
+            s.load.fill(0);
+        } else {
+            for i in 0..pairs.len() {
+                for &e in s.routes.route(i) {
+                    s.load[e as usize] = 0;
+                }
             }
         }
         level_max
