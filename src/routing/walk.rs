@@ -22,8 +22,9 @@ pub(crate) struct InFlight {
     target: Vec<u32>,
     /// Its index among the level's routes (where its edges go).
     slot: Vec<u32>,
-    /// The edge it takes next, once found.
+    /// The edge it takes next, once found, and the node that edge enters.
     edge: Vec<u32>,
+    head: Vec<u32>,
 }
 
 impl InFlight {
@@ -54,12 +55,13 @@ struct Kernel<P: PortIndex> {
     /// The implementation's name, for tests and messages.
     #[cfg_attr(not(test), allow(dead_code))]
     name: &'static str,
-    /// Finds the next edge of each of the first `live` routes into `f.edge`.
+    /// Finds the next edge of each of the first `live` routes and its head, into
+    /// `f.edge` and `f.head`.
     find: fn(&Router<'_, P>, &mut InFlight, usize),
-    /// Takes the first `live` routes over the edges in `f.edge` (hop `hop`): records
+    /// Takes the first `live` routes over the edges found (hop `hop`): records
     /// and counts each, and compacts the routes that have not arrived to the front;
     /// returns how many they are.
-    follow: fn(&Router<'_, P>, &mut InFlight, usize, usize, &mut WalkOutput<'_>) -> usize,
+    follow: fn(&mut InFlight, usize, usize, &mut WalkOutput<'_>) -> usize,
 }
 
 impl<P: PortIndex> Router<'_, P> {
@@ -101,10 +103,11 @@ impl<P: PortIndex> Router<'_, P> {
         // lookups that the processor overlaps, and only then follows the edges.
         let mut live = f.cur.len();
         f.edge.resize(live, 0);
+        f.head.resize(live, 0);
         let mut hop = 0;
         while live > 0 {
             (kernel.find)(self, f, live);
-            live = (kernel.follow)(self, f, live, hop, out);
+            live = (kernel.follow)(f, live, hop, out);
             hop += 1;
         }
     }
@@ -124,20 +127,27 @@ fn scalar_kernel<P: PortIndex>() -> Kernel<P> {
     Kernel {
         name: "scalar",
         find: find_edges_scalar::<P>,
-        follow: follow_edges_scalar::<P>,
+        follow: follow_edges_scalar,
     }
 }
 
 /// The next edges of the first `live` routes, one at a time.
 fn find_edges_scalar<P: PortIndex>(r: &Router<'_, P>, f: &mut InFlight, live: usize) {
     for i in 0..live {
-        f.edge[i] = r.next_edge_of(f.cur[i] as usize, f.dst[i] as usize);
+        find_one(r, f, i);
     }
 }
 
+/// Finds route `i`'s next edge and its head.
+#[inline(always)]
+fn find_one<P: PortIndex>(r: &Router<'_, P>, f: &mut InFlight, i: usize) {
+    let edge = r.next_edge_of(f.cur[i] as usize, f.dst[i] as usize);
+    f.edge[i] = edge;
+    f.head[i] = r.edge_head[edge as usize];
+}
+
 /// Follows the first `live` routes' edges one at a time (see [`Kernel::follow`]).
-fn follow_edges_scalar<P: PortIndex>(
-    r: &Router<'_, P>,
+fn follow_edges_scalar(
     f: &mut InFlight,
     live: usize,
     hop: usize,
@@ -145,7 +155,7 @@ fn follow_edges_scalar<P: PortIndex>(
 ) -> usize {
     let mut kept = 0;
     for i in 0..live {
-        kept = follow_one(r, f, i, kept, hop, out);
+        kept = follow_one(f, i, kept, hop, out);
     }
     kept
 }
@@ -153,16 +163,14 @@ fn follow_edges_scalar<P: PortIndex>(
 /// Takes route `i` over `f.edge[i]` (hop `hop`) and moves it to `kept` (≤ `i`) unless
 /// it arrived; returns the next free place.
 #[inline(always)]
-fn follow_one<P: PortIndex>(
-    r: &Router<'_, P>,
+fn follow_one(
     f: &mut InFlight,
     i: usize,
     kept: usize,
     hop: usize,
     out: &mut WalkOutput<'_>,
 ) -> usize {
-    let edge = f.edge[i];
-    let head = r.edge_head[edge as usize];
+    let (edge, head) = (f.edge[i], f.head[i]);
     out.load[edge as usize] += 1;
     let slot = f.slot[i] as usize;
     out.edges[slot * out.stride + hop] = edge;
@@ -180,12 +188,12 @@ fn follow_one<P: PortIndex>(
 
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
-    //! The AVX2 kernel: the row, the port and the edge's first index of eight routes
-    //! are gathered at once, then their edges' heads, and the routes still walking are
-    //! packed to the front eight at a time. The counts and the routes' edges are stored
-    //! one by one (two routes may share an edge).
+    //! The AVX2 kernel: the row, the port, the edge's first index and the edge's head
+    //! of eight routes are gathered at once, and the routes still walking are packed to
+    //! the front eight at a time. The counts and the routes' edges are stored one by one
+    //! (two routes may share an edge).
 
-    use super::{follow_one, InFlight, Kernel, PortIndex, Router, WalkOutput};
+    use super::{find_one, follow_one, InFlight, Kernel, PortIndex, Router, WalkOutput};
     use crate::fabric::NONE;
     use std::arch::x86_64::*;
 
@@ -201,7 +209,7 @@ mod avx2 {
         usable.then_some(Kernel {
             name: "avx2",
             find: find_edges::<P>,
-            follow: follow_edges::<P>,
+            follow: follow_edges,
         })
     }
 
@@ -210,19 +218,13 @@ mod avx2 {
         unsafe { find_gathered(r, f, live) }
     }
 
-    fn follow_edges<P: PortIndex>(
-        r: &Router<'_, P>,
-        f: &mut InFlight,
-        live: usize,
-        hop: usize,
-        out: &mut WalkOutput<'_>,
-    ) -> usize {
+    fn follow_edges(f: &mut InFlight, live: usize, hop: usize, out: &mut WalkOutput<'_>) -> usize {
         if out.edges.len() > i32::MAX as usize {
             // Slot indices would not fit the vector lanes.
-            return super::follow_edges_scalar(r, f, live, hop, out);
+            return super::follow_edges_scalar(f, live, hop, out);
         }
         // SAFETY: `kernel` hands this out only after detecting AVX2.
-        unsafe { follow_packed(r, f, live, hop, out) }
+        unsafe { follow_packed(f, live, hop, out) }
     }
 
     /// How many entries of `width` bytes, from the first, a gather of four bytes at each
@@ -244,11 +246,11 @@ mod avx2 {
         _mm256_movemask_epi8(ok) == -1
     }
 
-    /// Gathers eight routes' next edges at a time. A group of eight in which any index
-    /// would leave its array (a node past the last, a node without a dense row, an
-    /// entry whose 4-byte gather would pass the end of the rows) is found by the scalar
-    /// lookup, so every gather reads inside its slice. Hosts have no row, so the first
-    /// hops take that path.
+    /// Gathers eight routes' next edges and their heads at a time. A group of eight in
+    /// which any index would leave its array (a node past the last, a node without a
+    /// dense row, an entry whose 4-byte gather would pass the end of the rows, an edge
+    /// past the last) is found by the scalar lookup, so every gather reads inside its
+    /// slice. Hosts have no row, so the first hops take that path.
     #[target_feature(enable = "avx2")]
     unsafe fn find_gathered<P: PortIndex>(r: &Router<'_, P>, f: &mut InFlight, live: usize) {
         let nodes = _mm256_set1_epi32(r.row_of_node.len() as i32);
@@ -260,6 +262,8 @@ mod avx2 {
         let rows = r.row_of_node.as_ptr().cast::<i32>();
         let ports = r.ports.as_ptr().cast::<i32>();
         let firsts = r.out_start.as_ptr().cast::<i32>();
+        let edges_len = _mm256_set1_epi32(r.edge_head.len() as i32);
+        let heads = r.edge_head.as_ptr().cast::<i32>();
         let whole = live - live % 8;
         for i in (0..whole).step_by(8) {
             let cur = _mm256_loadu_si256(f.cur[i..i + 8].as_ptr().cast());
@@ -280,16 +284,20 @@ mod avx2 {
                     };
                     let first = _mm256_i32gather_epi32::<4>(firsts, cur);
                     let edge = _mm256_add_epi32(first, _mm256_and_si256(port, port_mask));
-                    _mm256_storeu_si256(f.edge[i..i + 8].as_mut_ptr().cast(), edge);
-                    continue;
+                    if all_below(edge, edges_len) {
+                        let head = _mm256_i32gather_epi32::<4>(heads, edge);
+                        _mm256_storeu_si256(f.edge[i..i + 8].as_mut_ptr().cast(), edge);
+                        _mm256_storeu_si256(f.head[i..i + 8].as_mut_ptr().cast(), head);
+                        continue;
+                    }
                 }
             }
             for j in i..i + 8 {
-                f.edge[j] = r.next_edge_of(f.cur[j] as usize, f.dst[j] as usize);
+                find_one(r, f, j);
             }
         }
         for j in whole..live {
-            f.edge[j] = r.next_edge_of(f.cur[j] as usize, f.dst[j] as usize);
+            find_one(r, f, j);
         }
     }
 
@@ -312,21 +320,17 @@ mod avx2 {
         table
     };
 
-    /// Follows eight routes at a time: their heads are gathered and compared with
-    /// their targets in one step, and the ones still walking are packed to `kept` with
-    /// one permutation per array (the stores may write past the packed lanes, into
-    /// places that were read already: `kept` ≤ `i`). A group with an edge past the last
-    /// is followed by the scalar step, which panics on it.
+    /// Follows eight routes at a time: their heads are compared with their targets in
+    /// one step, and the ones still walking are packed to `kept` with one permutation
+    /// per array (the stores may write past the packed lanes, into places that were
+    /// read already: `kept` ≤ `i`).
     #[target_feature(enable = "avx2")]
-    unsafe fn follow_packed<P: PortIndex>(
-        r: &Router<'_, P>,
+    unsafe fn follow_packed(
         f: &mut InFlight,
         live: usize,
         hop: usize,
         out: &mut WalkOutput<'_>,
     ) -> usize {
-        let edges_len = _mm256_set1_epi32(r.edge_head.len() as i32);
-        let heads = r.edge_head.as_ptr().cast::<i32>();
         let stride = _mm256_set1_epi32(out.stride as i32);
         let hop_v = _mm256_set1_epi32(hop as i32);
         let mut edge = [0u32; 8];
@@ -335,13 +339,7 @@ mod avx2 {
         let whole = live - live % 8;
         for i in (0..whole).step_by(8) {
             let e = _mm256_loadu_si256(f.edge[i..i + 8].as_ptr().cast());
-            if !all_below(e, edges_len) {
-                for j in i..i + 8 {
-                    kept = follow_one(r, f, j, kept, hop, out);
-                }
-                continue;
-            }
-            let head = _mm256_i32gather_epi32::<4>(heads, e);
+            let head = _mm256_loadu_si256(f.head[i..i + 8].as_ptr().cast());
             let target = _mm256_loadu_si256(f.target[i..i + 8].as_ptr().cast());
             let slot = _mm256_loadu_si256(f.slot[i..i + 8].as_ptr().cast());
             let dst = _mm256_loadu_si256(f.dst[i..i + 8].as_ptr().cast());
@@ -375,7 +373,7 @@ mod avx2 {
             kept += walking.count_ones() as usize;
         }
         for j in whole..live {
-            kept = follow_one(r, f, j, kept, hop, out);
+            kept = follow_one(f, j, kept, hop, out);
         }
         kept
     }
