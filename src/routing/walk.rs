@@ -463,6 +463,44 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+        /// Random fabrics (routes of every length, rows of either width) and random pairs
+        /// (repeated, from and to the same host, counts not a multiple of eight).
+        #[test]
+        fn random_fabrics_walk_as_route_by_route(
+            half_switches in 4u32..10,
+            ports in 4u32..9,
+            hosts in 1u32..3,
+            seed in 0u64..1000,
+            draws in proptest::collection::vec((0u32..1000, 0u32..1000), 0..300),
+        ) {
+            // An even number of switches, more than their degree: always a valid draw.
+            let switches = 2 * half_switches;
+            let spec = format!("jellyfish:switches={switches},ports={ports},hosts={hosts},seed={seed}");
+            let generated = generate(&spec).expect("a valid jellyfish");
+            let fabric = &generated.fabric;
+            let Ok((table, _)) = route_generated(&generated, Some("minhop"), None, seed) else {
+                return Ok(()); // a disconnected draw
+            };
+            let n = fabric.num_hosts() as u32;
+            let all: Vec<u32> = (0..n).collect();
+            if !crate::routing::check_routes(fabric, &table, &all).all_routed() {
+                return Ok(());
+            }
+            let pairs: Vec<(u32, u32)> = draws.iter().map(|&(s, d)| (s % n, d % n)).collect();
+            let mut narrow = table.clone();
+            narrow.compact();
+            for t in [&table, &narrow] {
+                match t.router(fabric) {
+                    AnyRouter::Narrow(r) => check_walks(&r, fabric.num_edges(), &pairs),
+                    AnyRouter::Wide(r) => check_walks(&r, fabric.num_edges(), &pairs),
+                }
+            }
+        }
+    }
+
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn gathers_of_four_bytes_stop_where_they_would_pass_the_end() {
