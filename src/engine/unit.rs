@@ -883,6 +883,46 @@ mod tests {
     }
 
     #[test]
+    fn every_route_through_one_switch_of_a_permutation_weighs_one() {
+        // Four hosts on one switch: every route is an uplink and a downlink, and each
+        // level of bruck on four ranks is a permutation, so whatever the mapping each
+        // link carries one route: 2 levels of 4 pairs per run, all of weight 1.
+        let generated = crate::gen::topology::generate("kary-ntree:k=4,n=1").unwrap();
+        let fabric = &generated.fabric;
+        let (table, _) = crate::routing::route_generated(&generated, None, None, 0).unwrap();
+        let layout = RankLayout::build(
+            fabric,
+            &crate::workload::mapping::LayoutSpec {
+                commsize: 4,
+                subset: crate::workload::mapping::SubsetMethod::Rand,
+                part: None,
+                ordering: Vec::new(),
+                shuffle: true,
+            },
+            &mut stream_rng(5, Stream::Subset),
+        )
+        .unwrap()
+        .0;
+        let pattern = Pattern::parse("bruck", None).unwrap();
+        let config = SimConfig {
+            runs: 5,
+            seed: 5,
+            level: None,
+            metric: MetricKind::HistMaxCong,
+            orcs_compat: false,
+            pattern_context: PatternContext::new(4),
+            links: false,
+            memory: MemoryLimit::unlimited(),
+        };
+        let sim = Simulation::new(fabric, &table, &layout, &pattern, config, None).unwrap();
+        let out = sim.run(&|_| {});
+        assert_eq!(out.weight_hist, [0, 40]);
+        assert_eq!(out.sum_max_cong, [2; 5]);
+        assert_eq!(out.pairs, [8; 5]);
+        assert_eq!(out.acc_band, [1.0; 5]);
+    }
+
+    #[test]
     fn streams_differ_and_repeat() {
         let a = stream_rng(7, Stream::Run(0)).next_u64();
         assert_eq!(a, stream_rng(7, Stream::Run(0)).next_u64());
