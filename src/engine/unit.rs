@@ -695,8 +695,8 @@ pub fn bytes_per_run(metric: MetricKind) -> u64 {
 
 /// What a simulation of `pattern` with `config` holds: the per-run results, a
 /// deterministic pattern's levels (generated once), and per worker its scratch space (a
-/// level's routes of up to `stride` edges, a random pattern's levels, per-link and
-/// per-rank counters).
+/// level's routes of up to `stride` edges and the walk's state of each, a random
+/// pattern's levels, per-link and per-rank counters).
 fn memory_estimate(
     config: &SimConfig,
     pattern: &Pattern,
@@ -719,6 +719,7 @@ fn memory_estimate(
             "route slots of a level",
             4 * stride as u128 + 8,
         )
+        .add(level_pairs as u128, "routes of a level in flight", 24)
         .add(drawn_pairs as u128, "pairs of a run's levels", 8)
         .add(num_edges as u128, "per-link counters", per_edge)
         .add(ctx.commsize as u128, "per-rank slots", 22);
@@ -793,10 +794,10 @@ mod tests {
         };
         let ctx = PatternContext::new(16);
         // Bruck on 16 ranks: 4 levels of 16 pairs, generated once (12 bytes a pair).
-        // Per run 32 bytes. Per worker: 16 route slots of 4 × 5 + 8 bytes, 28 edges of
-        // 12 bytes, 16 ranks of 22 bytes.
+        // Per run 32 bytes. Per worker: 16 route slots of 4 × 5 + 8 bytes and 16 routes
+        // in flight of 24, 28 edges of 12 bytes, 16 ranks of 22 bytes.
         let bruck = Pattern::parse("bruck", None).unwrap();
-        let worker = 16 * (4 * 5 + 8) + 28 * 12 + 16 * 22;
+        let worker = 16 * (4 * 5 + 8) + 16 * 24 + 28 * 12 + 16 * 22;
         let e = memory_estimate(
             &config(ctx, MetricKind::SumMaxCong, false),
             &bruck,
