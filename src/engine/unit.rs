@@ -548,7 +548,7 @@ impl<'a> Simulation<'a> {
         links: &mut Option<LinkCongestionTotals>,
     ) -> u32 {
         s.routes.reserve(pairs.len());
-        self.walk_level(pairs, s);
+        let hops = self.walk_level(pairs, s);
         let level_max = self.weigh_level(pairs.len(), s, cable, links);
         if links.is_some() {
             (s.bottlenecks).note_level(level_max, &s.weights, &s.routes, &s.load);
@@ -556,10 +556,6 @@ impl<'a> Simulation<'a> {
         // Clearing the whole array writes every edge once, sequentially; clearing the
         // routes' edges writes one scattered counter per hop. The first is cheaper once
         // the hops reach a quarter of the edges.
-        let hops: usize = s.routes.lens[..pairs.len()]
-            .iter()
-            .map(|&l| l as usize)
-            .sum();
         if 4 * hops >= s.load.len() {
             s.load.fill(0);
         } else {
@@ -573,9 +569,10 @@ impl<'a> Simulation<'a> {
     }
 
     /// Walks the routes of `pairs` (rank pairs, mapped to hosts by `s.ranks`), all
-    /// together, into `s.routes`, counting every edge's routes in `s.load`.
+    /// together, into `s.routes`, counting every edge's routes in `s.load`; returns the
+    /// number of hops walked.
     #[inline]
-    fn walk_level(&self, pairs: &[(u32, u32)], s: &mut Scratch) {
+    fn walk_level(&self, pairs: &[(u32, u32)], s: &mut Scratch) -> usize {
         let Scratch {
             ranks,
             load,
@@ -592,7 +589,7 @@ impl<'a> Simulation<'a> {
             lens: &mut routes.lens,
             load,
         };
-        self.router.walk_all(hosts, in_flight, &mut out);
+        self.router.walk_all(hosts, in_flight, &mut out)
     }
 
     /// Weighs the `pairs` routes in `s.routes` by their most loaded edge into

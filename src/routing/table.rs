@@ -384,7 +384,7 @@ impl AnyRouter<'_> {
         pairs: impl Iterator<Item = (u32, u32)>,
         f: &mut super::walk::InFlight,
         out: &mut super::walk::WalkOutput<'_>,
-    ) {
+    ) -> usize {
         match self {
             AnyRouter::Narrow(r) => r.walk_all(pairs, f, out),
             AnyRouter::Wide(r) => r.walk_all(pairs, f, out),

@@ -69,14 +69,15 @@ impl<P: PortIndex> Router<'_, P> {
     /// one hop per pass, into `out`. The routes must have been validated (no dead end,
     /// no loop) and be at most `out.stride` long; on a table that breaks this the walk
     /// panics or writes wrong routes, as [`Router::walk`] does, but never reads out of
-    /// bounds. O(pairs × hops); allocates only while `f` grows.
+    /// bounds. Returns the number of hops walked, the sum of the route lengths.
+    /// O(pairs × hops); allocates only while `f` grows.
     pub(crate) fn walk_all(
         &self,
         pairs: impl Iterator<Item = (u32, u32)>,
         f: &mut InFlight,
         out: &mut WalkOutput<'_>,
-    ) {
-        self.walk_with(pairs, f, out, self.best_kernel());
+    ) -> usize {
+        self.walk_with(pairs, f, out, self.best_kernel(out.edges.len()))
     }
 
     /// [`Router::walk_all`] with a chosen kernel.
@@ -86,7 +87,7 @@ impl<P: PortIndex> Router<'_, P> {
         f: &mut InFlight,
         out: &mut WalkOutput<'_>,
         kernel: Kernel<P>,
-    ) {
+    ) -> usize {
         f.clear();
         for (i, (s, d)) in pairs.enumerate() {
             let (src, target) = (self.host_node[s as usize], self.host_node[d as usize]);
@@ -104,18 +105,21 @@ impl<P: PortIndex> Router<'_, P> {
         let mut live = f.cur.len();
         f.edge.resize(live, 0);
         f.head.resize(live, 0);
-        let mut hop = 0;
+        let (mut hop, mut hops) = (0, 0);
         while live > 0 {
             (kernel.find)(self, f, live);
+            hops += live;
             live = (kernel.follow)(f, live, hop, out);
             hop += 1;
         }
+        hops
     }
 
-    /// The fastest kernel this processor and table allow.
-    fn best_kernel(&self) -> Kernel<P> {
+    /// The fastest kernel this processor, table and `route_slots` (the length of the
+    /// walk's [`WalkOutput::edges`]) allow.
+    fn best_kernel(&self, route_slots: usize) -> Kernel<P> {
         #[cfg(target_arch = "x86_64")]
-        if let Some(kernel) = avx2::kernel(self) {
+        if let Some(kernel) = avx2::kernel(self, route_slots) {
             return kernel;
         }
         scalar_kernel()
@@ -197,20 +201,52 @@ mod avx2 {
     use crate::fabric::NONE;
     use std::arch::x86_64::*;
 
-    /// The AVX2 kernel, if this processor has AVX2 and every byte offset into `r`'s
-    /// arrays fits the 32-bit signed offsets of a gather.
-    pub(super) fn kernel<P: PortIndex>(r: &Router<'_, P>) -> Option<Kernel<P>> {
-        let fits = |len: usize| len <= i32::MAX as usize / 4;
-        let usable = std::arch::is_x86_feature_detected!("avx2")
-            && fits(r.ports.len() * P::WIDTH)
-            && fits(r.row_of_node.len())
-            && fits(r.out_start.len())
-            && fits(r.edge_head.len());
+    /// The AVX2 kernel, if this processor has AVX2 and the 32-bit lanes reach every
+    /// item of `r`'s arrays and each of `route_slots` route slots.
+    pub(super) fn kernel<P: PortIndex>(r: &Router<'_, P>, route_slots: usize) -> Option<Kernel<P>> {
+        kernel_if(std::arch::is_x86_feature_detected!("avx2"), r, route_slots)
+    }
+
+    /// [`kernel`] on a processor that has AVX2 or not (`has_avx2`).
+    pub(super) fn kernel_if<P: PortIndex>(
+        has_avx2: bool,
+        r: &Router<'_, P>,
+        route_slots: usize,
+    ) -> Option<Kernel<P>> {
+        let usable = has_avx2
+            && gathers_reach(
+                r.ports.len(),
+                P::WIDTH,
+                r.row_of_node.len(),
+                r.out_start.len(),
+                r.edge_head.len(),
+            )
+            && slots_fit_lanes(route_slots);
         usable.then_some(Kernel {
             name: "avx2",
             find: find_edges::<P>,
             follow: follow_edges,
         })
+    }
+
+    /// Whether a gather's signed 32-bit offsets reach every item of a router with
+    /// `ports` row entries of `width` bytes (read four bytes at a time) and
+    /// `row_of_node`, `out_start` and `edge_head` arrays (of four-byte items) this long.
+    pub(super) fn gathers_reach(
+        ports: usize,
+        width: usize,
+        row_of_node: usize,
+        out_start: usize,
+        edge_head: usize,
+    ) -> bool {
+        let fits = |len: usize| len <= i32::MAX as usize / 4;
+        fits(ports * width) && fits(row_of_node) && fits(out_start) && fits(edge_head)
+    }
+
+    /// Whether the index of every one of `route_slots` route slots fits a signed 32-bit
+    /// lane, where the follow loop computes them.
+    pub(super) fn slots_fit_lanes(route_slots: usize) -> bool {
+        route_slots <= i32::MAX as usize
     }
 
     fn find_edges<P: PortIndex>(r: &Router<'_, P>, f: &mut InFlight, live: usize) {
@@ -219,11 +255,8 @@ mod avx2 {
     }
 
     fn follow_edges(f: &mut InFlight, live: usize, hop: usize, out: &mut WalkOutput<'_>) -> usize {
-        if out.edges.len() > i32::MAX as usize {
-            // Slot indices would not fit the vector lanes.
-            return super::follow_edges_scalar(f, live, hop, out);
-        }
-        // SAFETY: `kernel` hands this out only after detecting AVX2.
+        // SAFETY: `kernel` hands this out only after detecting AVX2 (and only for route
+        // slots whose indices fit the lanes, so that the places computed are right).
         unsafe { follow_packed(f, live, hop, out) }
     }
 
@@ -385,11 +418,11 @@ mod tests {
     use crate::gen::topology::generate;
     use crate::routing::{route_generated, AnyRouter, ForwardingTable};
 
-    /// Every kernel this machine can run.
-    fn kernels<P: PortIndex>(r: &Router<'_, P>) -> Vec<Kernel<P>> {
+    /// Every kernel this machine can run on `r` and `route_slots` route slots.
+    fn kernels<P: PortIndex>(r: &Router<'_, P>, route_slots: usize) -> Vec<Kernel<P>> {
         let mut all = vec![scalar_kernel()];
         #[cfg(target_arch = "x86_64")]
-        all.extend(avx2::kernel(r));
+        all.extend(avx2::kernel(r, route_slots));
         all
     }
 
@@ -408,7 +441,7 @@ mod tests {
         }
         let stride = expected.iter().map(Vec::len).max().unwrap_or(0).max(1);
         let mut f = InFlight::default();
-        for kernel in kernels(r) {
+        for kernel in kernels(r, pairs.len() * stride) {
             let name = kernel.name;
             // Stale values everywhere, to see that the walk sets every length it owns.
             let mut route_edges = vec![u32::MAX; pairs.len() * stride];
@@ -420,11 +453,13 @@ mod tests {
                 lens: &mut lens,
                 load: &mut load,
             };
-            r.walk_with(pairs.iter().copied(), &mut f, &mut out, kernel);
+            let hops = r.walk_with(pairs.iter().copied(), &mut f, &mut out, kernel);
             for (i, route) in expected.iter().enumerate() {
                 let got = &route_edges[i * stride..][..lens[i] as usize];
                 assert_eq!(got, &route[..], "{name}: route {i} {:?}", pairs[i]);
             }
+            let expected_hops: usize = expected.iter().map(Vec::len).sum();
+            assert_eq!(hops, expected_hops, "{name}: hops walked");
             assert_eq!(load, expected_load, "{name}: edge counts");
         }
     }
@@ -514,6 +549,46 @@ mod tests {
         assert_eq!(gatherable_entries(2, 2), 0);
         assert_eq!(gatherable_entries(4, 2), 1);
         assert_eq!(gatherable_entries(8, 2), 3);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_avx2_kernel_is_chosen_wherever_the_processor_has_avx2() {
+        // Falling back to the portable kernel gives the same routes, only slower, so
+        // nothing but the choice itself shows it.
+        let generated = generate("kary-ntree:k=4,n=2").expect("fabric");
+        let (table, _) = route_generated(&generated, None, None, 0).expect("routes");
+        let AnyRouter::Wide(r) = table.router(&generated.fabric) else {
+            panic!("routing makes two-byte rows");
+        };
+        let has_avx2 = std::arch::is_x86_feature_detected!("avx2");
+        let name = |k: Option<Kernel<u16>>| k.map(|k| k.name);
+        let slots = 1000;
+        assert_eq!(name(avx2::kernel(&r, slots)), has_avx2.then_some("avx2"));
+        let best = r.best_kernel(slots).name;
+        assert_eq!(best, if has_avx2 { "avx2" } else { "scalar" });
+        assert_eq!(name(avx2::kernel_if(true, &r, slots)), Some("avx2"));
+        assert_eq!(name(avx2::kernel_if(false, &r, slots)), None);
+        let too_many = i32::MAX as usize + 1;
+        assert_eq!(name(avx2::kernel_if(true, &r, too_many)), None);
+        assert!(avx2::slots_fit_lanes(i32::MAX as usize));
+        // Offsets are i32 bytes, so 4-byte items up to 2^29 - 1 of them, each array
+        // on its own.
+        let most = (1 << 29) - 1;
+        assert!(avx2::gathers_reach(most, 1, most, most, most));
+        assert!(avx2::gathers_reach(0, 2, 0, 0, 0));
+        for too_long in 0..4 {
+            let mut lens = [most; 4];
+            lens[too_long] += 1;
+            let [ports, rows, starts, heads] = lens;
+            assert!(
+                !avx2::gathers_reach(ports, 1, rows, starts, heads),
+                "{lens:?}"
+            );
+        }
+        // Two-byte entries: half as many.
+        assert!(!avx2::gathers_reach(1 << 28, 2, 0, 0, 0));
+        assert!(avx2::gathers_reach((1 << 28) - 1, 2, 0, 0, 0));
     }
 
     #[test]
