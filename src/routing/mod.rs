@@ -51,6 +51,19 @@ pub fn route_generated(
     roots: Option<&[String]>,
     seed: u64,
 ) -> Result<(ForwardingTable, String), RoutingError> {
+    route_generated_with_progress(generated, name, roots, seed, &|_| {})
+}
+
+/// [`route_generated`], calling `progress(n)` as the routes to n more destination hosts
+/// are set (every host in all when routing succeeds; the structured engines, which take
+/// no time to speak of, report them all at the end).
+pub fn route_generated_with_progress(
+    generated: &Generated,
+    name: Option<&str>,
+    roots: Option<&[String]>,
+    seed: u64,
+    progress: &dyn Fn(u64),
+) -> Result<(ForwardingTable, String), RoutingError> {
     let name = name
         .unwrap_or(default_routing(&generated.structure))
         .to_ascii_lowercase();
@@ -62,8 +75,14 @@ pub fn route_generated(
         "smodk" => structured::smodk(generated)?,
         "dor" => structured::dor(generated, false)?,
         "dor-dateline" | "dor-datelines" => structured::dor(generated, true)?,
-        other => route_with(&generated.fabric, other, roots, seed)?,
+        other => {
+            return Ok((
+                route_with(&generated.fabric, other, roots, seed, progress)?,
+                name,
+            ))
+        }
     };
+    progress(generated.fabric.num_hosts() as u64);
     Ok((table, name))
 }
 
@@ -77,25 +96,39 @@ pub fn route_fabric(
     roots: Option<&[String]>,
     seed: u64,
 ) -> Result<ForwardingTable, RoutingError> {
+    route_fabric_with_progress(fabric, name, roots, seed, &|_| {})
+}
+
+/// [`route_fabric`], calling `progress(n)` as the routes to n more destination hosts are
+/// set (every host in all when routing succeeds).
+pub fn route_fabric_with_progress(
+    fabric: &crate::fabric::Fabric,
+    name: &str,
+    roots: Option<&[String]>,
+    seed: u64,
+    progress: &dyn Fn(u64),
+) -> Result<ForwardingTable, RoutingError> {
     match name.to_ascii_lowercase().as_str() {
         structured @ ("dmodk" | "smodk" | "dor" | "dor-dateline" | "dor-datelines") => {
             Err(RoutingError::NeedsStructure(structured.to_string()))
         }
-        other => route_with(fabric, other, roots, seed).map_err(|e| match e {
+        other => route_with(fabric, other, roots, seed, progress).map_err(|e| match e {
             RoutingError::Unknown(name) => RoutingError::UnknownForCabling(name),
             e => e,
         }),
     }
 }
 
-/// Routes `fabric` with the engine of [`engines`] called `name` (lower case).
+/// Routes `fabric` with the engine of [`engines`] called `name` (lower case), calling
+/// `progress` as in [`engines::route_with_progress`].
 fn route_with(
     fabric: &crate::fabric::Fabric,
     name: &str,
     roots: Option<&[String]>,
     seed: u64,
+    progress: &dyn Fn(u64),
 ) -> Result<ForwardingTable, RoutingError> {
-    use engines::{parse_engine, route, Engine};
+    use engines::{parse_engine, route_with_progress, Engine};
     let mut engine =
         parse_engine(name, seed).ok_or_else(|| RoutingError::Unknown(name.to_string()))?;
     match (&mut engine, roots) {
@@ -116,5 +149,69 @@ fn route_with(
         (_, None) => {}
         (_, Some(_)) => return Err(RoutingError::RootsWithoutUpdn),
     }
-    route(fabric, &engine)
+    route_with_progress(fabric, &engine, progress)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::topology::generate;
+    use std::cell::RefCell;
+
+    /// Every (node, destination host) entry of `table`.
+    fn entries(fabric: &crate::fabric::Fabric, table: &ForwardingTable) -> Vec<Option<u32>> {
+        let hosts = fabric.num_hosts() as u32;
+        (0..fabric.num_nodes() as u32)
+            .flat_map(|v| (0..hosts).map(move |d| (v, d)))
+            .map(|(v, d)| table.next_edge(fabric, v, d))
+            .collect()
+    }
+
+    #[test]
+    fn routing_reports_each_destination_once_as_it_is_routed() {
+        // A 4-ary 2-tree: 16 hosts, 4 on each of 4 leaf switches. The hop engines and
+        // random route the hosts of one leaf together (4 steps of 4), sssp one host at a
+        // time, the structured engines all at the end. A 3 × 3 torus with one host per
+        // switch: 9 steps of 1 for minhop, one of 9 for dor.
+        let tree = [
+            ("dmodk", vec![16]),
+            ("minhop", vec![4; 4]),
+            ("updn", vec![4; 4]),
+            ("dnup", vec![4; 4]),
+            ("random", vec![4; 4]),
+            ("sssp", vec![1; 16]),
+        ];
+        let torus = [("dor", vec![9]), ("minhop", vec![1; 9])];
+        for (spec, cases) in [
+            ("kary-ntree:k=4,n=2", &tree[..]),
+            ("torus:dims=3x3,hosts=1", &torus[..]),
+        ] {
+            let generated = generate(spec).expect("fabric");
+            let fabric = &generated.fabric;
+            for (engine, expected) in cases {
+                let steps = RefCell::new(Vec::new());
+                let (table, _) =
+                    route_generated_with_progress(&generated, Some(engine), None, 3, &|n| {
+                        steps.borrow_mut().push(n)
+                    })
+                    .expect("routes");
+                assert_eq!(&steps.into_inner(), expected, "{spec} {engine}");
+                // Reporting changes nothing in the table.
+                let (plain, _) =
+                    route_generated(&generated, Some(engine), None, 3).expect("routes");
+                assert_eq!(
+                    entries(fabric, &table),
+                    entries(fabric, &plain),
+                    "{spec} {engine}"
+                );
+            }
+        }
+        let generated = generate("kary-ntree:k=4,n=2").expect("fabric");
+        let steps = RefCell::new(Vec::new());
+        route_fabric_with_progress(&generated.fabric, "updn", None, 0, &|n| {
+            steps.borrow_mut().push(n)
+        })
+        .expect("routes");
+        assert_eq!(steps.into_inner(), [4; 4]);
+    }
 }

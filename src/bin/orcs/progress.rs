@@ -36,13 +36,30 @@ pub fn progress_bar_of(len: u64, units: &str, quiet: bool) -> ProgressBar {
     }
     let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
     let template = format!(
-        "{{spinner}} {{msg}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {units} (ETA {{eta}})"
+        "{{spinner}} {{msg}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {units} {{percent}} % (ETA {{eta}})"
     );
     if let Ok(style) = ProgressStyle::with_template(&template) {
         bar.set_style(style);
     }
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
     bar
+}
+
+/// Runs `work`, a routing of `hosts` destination hosts that reports each one routed
+/// through the function it is given, with a progress bar over the destinations and its
+/// ETA saying `what` on a terminal; nothing on a pipe or with `-q`. Routing a giant
+/// fabric takes minutes.
+pub fn routing<T>(
+    what: &str,
+    hosts: usize,
+    quiet: bool,
+    work: impl FnOnce(&dyn Fn(u64)) -> T,
+) -> T {
+    let bar = progress_bar_of(hosts as u64, "destinations", quiet);
+    bar.set_message(what.to_string());
+    let result = work(&|n| bar.inc(n));
+    bar.finish_and_clear();
+    result
 }
 
 /// The route check of `hosts` (every pair) with a progress bar over the destinations and

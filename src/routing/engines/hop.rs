@@ -264,8 +264,13 @@ fn dnup_dir(cur_rank: u32, rem_rank: u32) -> Dir {
 
 /// minhop, updn and dnup: hop matrix per destination switch, then per switch and
 /// destination host (in OpenSM's order) the least-loaded port with minimal hops.
-/// Returns the dense rows (switch index × host).
-pub(super) fn hop_engine(topo: &Topo<'_>, rule: &HopRule) -> Result<Vec<u16>, RoutingError> {
+/// Returns the dense rows (switch index × host); calls `progress` with the hosts of each
+/// destination switch once they are routed.
+pub(super) fn hop_engine(
+    topo: &Topo<'_>,
+    rule: &HopRule,
+    progress: &dyn Fn(u64),
+) -> Result<Vec<u16>, RoutingError> {
     let f = topo.f;
     let hosts = f.num_hosts();
     let mut rows = vec![NO_PORT; topo.switches.len() * hosts];
@@ -303,6 +308,7 @@ pub(super) fn hop_engine(topo: &Topo<'_>, rule: &HopRule) -> Result<Vec<u16>, Ro
             spans.push((i as u32, start, cand.len() as u32));
         }
         let ti = topo.sw_index[t as usize] as usize;
+        let routed = range.len() as u64;
         for &h in &dests[range] {
             let d = topo.deliver[h as usize];
             count[d as usize] += 1;
@@ -320,6 +326,7 @@ pub(super) fn hop_engine(topo: &Topo<'_>, rule: &HopRule) -> Result<Vec<u16>, Ro
                 rows[i as usize * hosts + h as usize] = (best - f.out_start[s as usize]) as u16;
             }
         }
+        progress(routed);
     }
     Ok(rows)
 }

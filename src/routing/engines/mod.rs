@@ -178,6 +178,17 @@ pub fn parse_engine(name: &str, seed: u64) -> Option<Engine> {
 ///
 /// Complexity: see the module documentation.
 pub fn route(fabric: &Fabric, engine: &Engine) -> Result<ForwardingTable, RoutingError> {
+    route_with_progress(fabric, engine, &|_| {})
+}
+
+/// [`route`], calling `progress(n)` as the routes to n more destination hosts are set
+/// (`fabric.num_hosts()` in all when routing succeeds), so that the routing of a big
+/// fabric can show how far it is.
+pub fn route_with_progress(
+    fabric: &Fabric,
+    engine: &Engine,
+    progress: &dyn Fn(u64),
+) -> Result<ForwardingTable, RoutingError> {
     let topo = Topo::new(fabric)?;
     let mut table = ForwardingTable::new(fabric);
     for (h, &v) in fabric.hosts.iter().enumerate() {
@@ -188,20 +199,21 @@ pub fn route(fabric: &Fabric, engine: &Engine) -> Result<ForwardingTable, Routin
     if !topo.check_connected()? {
         // Fewer than two hosts, or two hosts cabled to each other: nothing to route
         // beyond the uplinks.
+        progress(fabric.num_hosts() as u64);
         return Ok(table);
     }
     let rows = match engine {
-        Engine::Minhop => hop_engine(&topo, &HopRule::Minhop)?,
+        Engine::Minhop => hop_engine(&topo, &HopRule::Minhop, progress)?,
         Engine::Updn { roots } => {
             let rank = hop::updn_ranks(&topo, roots.as_deref())?;
-            hop_engine(&topo, &HopRule::Updn { rank })?
+            hop_engine(&topo, &HopRule::Updn { rank }, progress)?
         }
         Engine::Dnup => {
             let rank = hop::dnup_ranks(&topo)?;
-            hop_engine(&topo, &HopRule::Dnup { rank })?
+            hop_engine(&topo, &HopRule::Dnup { rank }, progress)?
         }
-        Engine::Sssp => sssp::sssp(&topo)?,
-        Engine::Random { seed } => random::random(&topo, *seed)?,
+        Engine::Sssp => sssp::sssp(&topo, progress)?,
+        Engine::Random { seed } => random::random(&topo, *seed, progress)?,
     };
     let hosts = fabric.num_hosts();
     for (i, &s) in topo.switches.iter().enumerate() {

@@ -9,8 +9,13 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::VecDeque;
 
 /// Uniform random choice among minimal-hop ports, one generator for the whole table,
-/// destinations in host order.
-pub(super) fn random(topo: &Topo<'_>, seed: u64) -> Result<Vec<u16>, RoutingError> {
+/// destinations in host order; calls `progress` with the hosts of each group once they
+/// are routed.
+pub(super) fn random(
+    topo: &Topo<'_>,
+    seed: u64,
+    progress: &dyn Fn(u64),
+) -> Result<Vec<u16>, RoutingError> {
     let f = topo.f;
     let hosts = f.num_hosts();
     let mut rows = vec![NO_PORT; topo.switches.len() * hosts];
@@ -55,6 +60,7 @@ pub(super) fn random(topo: &Topo<'_>, seed: u64) -> Result<Vec<u16>, RoutingErro
             }
         }
         let ti = topo.sw_index[t as usize] as usize;
+        let routed = range.len() as u64;
         for h in range {
             let d = topo.deliver[h];
             rows[ti * hosts + h] = (d - f.out_start[t as usize]) as u16;
@@ -64,6 +70,7 @@ pub(super) fn random(topo: &Topo<'_>, seed: u64) -> Result<Vec<u16>, RoutingErro
                 rows[i as usize * hosts + h] = (e - f.out_start[s as usize]) as u16;
             }
         }
+        progress(routed);
     }
     Ok(rows)
 }

@@ -138,8 +138,9 @@ impl Heap {
 /// OpenSM's sssp, see the module documentation. Vertex 0 is the destination host,
 /// vertices 1..=S the switches in GUID order; links are the switch-to-switch edges
 /// leaving each switch in port order, each carrying the weight of its reverse (the
-/// direction the routes it forms travel).
-pub(super) fn sssp(topo: &Topo<'_>) -> Result<Vec<u16>, RoutingError> {
+/// direction the routes it forms travel). Calls `progress(1)` as each destination is
+/// routed.
+pub(super) fn sssp(topo: &Topo<'_>, progress: &dyn Fn(u64)) -> Result<Vec<u16>, RoutingError> {
     let f = topo.f;
     let hosts = f.num_hosts();
     let nsw = topo.switches.len();
@@ -166,6 +167,7 @@ pub(super) fn sssp(topo: &Topo<'_>) -> Result<Vec<u16>, RoutingError> {
             rows[i * hosts + h as usize] = (e - f.out_start[s as usize]) as u16;
         }
         tree.add_weights(&mut links);
+        progress(1);
     }
     Ok(rows)
 }

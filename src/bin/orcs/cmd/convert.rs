@@ -6,12 +6,12 @@ use crate::cli::convert::{ConvertPlan, Routing};
 use crate::cli::files::OUTPUT;
 use crate::cli::values::FabricFormat;
 use crate::output::create;
-use crate::progress::{busy, checking_routes};
+use crate::progress::{self, busy, checking_routes};
 use anyhow::{Context, Result};
 use orcs::fabric::input::{load_cabling, InputSpec};
 use orcs::fabric::{cache, write, LoadedFabric};
 use orcs::report;
-use orcs::routing::{route_fabric, RouteSummary};
+use orcs::routing::{route_fabric_with_progress, RouteSummary};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -37,12 +37,15 @@ fn reroute(input: &InputSpec, routing: &Routing) -> Result<LoadedFabric> {
         load_cabling(input)
     })?;
     warn_all(&cabling.warnings);
-    let table = busy(&format!("routing with {}", routing.engine), false, || {
-        route_fabric(
+    let what = format!("routing with {}", routing.engine);
+    let hosts = cabling.fabric.num_hosts();
+    let table = progress::routing(&what, hosts, false, |progress| {
+        route_fabric_with_progress(
             &cabling.fabric,
             &routing.engine,
             routing.roots.as_deref(),
             routing.seed,
+            progress,
         )
     })
     .with_context(|| format!("cannot route {}", input.path))?;

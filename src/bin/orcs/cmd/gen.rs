@@ -2,7 +2,7 @@
 
 use super::convert::write_fabric;
 use crate::cli::gen::GenPlan;
-use crate::progress::busy;
+use crate::progress::{busy, routing};
 use anyhow::Result;
 use orcs::fabric::{EdgeComments, LoadedFabric};
 use std::process::ExitCode;
@@ -12,12 +12,14 @@ pub fn run(plan: &GenPlan) -> Result<ExitCode> {
     let generated = busy(&format!("generating {}", plan.spec), false, || {
         orcs::gen::topology::generate_within(&plan.spec, plan.memory)
     })?;
-    let (table, routing) = busy("routing", false, || {
-        orcs::routing::route_generated(
+    let hosts = generated.fabric.num_hosts();
+    let (table, routing) = routing("routing", hosts, false, |progress| {
+        orcs::routing::route_generated_with_progress(
             &generated,
             plan.routing.as_deref(),
             plan.roots.as_deref(),
             plan.seed,
+            progress,
         )
     })?;
     let mut fabric = generated.fabric;
