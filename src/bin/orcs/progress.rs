@@ -45,15 +45,15 @@ pub fn progress_bar_of(len: u64, units: &str, quiet: bool) -> ProgressBar {
     bar
 }
 
-/// Runs `work`, a routing of `hosts` destination hosts that reports each one routed
-/// through the function it is given, with a progress bar over the destinations and its
-/// ETA saying `what` on a terminal; nothing on a pipe or with `-q`. Routing a giant
-/// fabric takes minutes.
-pub fn routing<T>(
+/// Runs `work`, which reports each of `hosts` destination hosts it is done with through
+/// the function it is given (a routing, a route check), with a progress bar over the
+/// destinations and its ETA saying `what` on a terminal; nothing on a pipe or with `-q`.
+/// Routing or checking a giant fabric takes minutes.
+pub fn over_destinations<T>(
     what: &str,
     hosts: usize,
     quiet: bool,
-    work: impl FnOnce(&dyn Fn(u64)) -> T,
+    work: impl FnOnce(&(dyn Fn(u64) + Sync)) -> T,
 ) -> T {
     let bar = progress_bar_of(hosts as u64, "destinations", quiet);
     bar.set_message(what.to_string());
@@ -62,9 +62,7 @@ pub fn routing<T>(
     result
 }
 
-/// The route check of `hosts` (every pair) with a progress bar over the destinations and
-/// its ETA, saying `what`, on a terminal; nothing on a pipe or with `-q`. The check of a
-/// giant fabric takes minutes.
+/// The route check of `hosts` (every pair), with [`over_destinations`]'s bar.
 pub fn checking_routes(
     what: &str,
     fabric: &Fabric,
@@ -72,9 +70,7 @@ pub fn checking_routes(
     hosts: &[u32],
     quiet: bool,
 ) -> RouteCheck {
-    let bar = progress_bar_of(hosts.len() as u64, "destinations", quiet);
-    bar.set_message(what.to_string());
-    let check = check_routes_with_progress(fabric, table, hosts, &|n| bar.inc(n));
-    bar.finish_and_clear();
-    check
+    over_destinations(what, hosts.len(), quiet, |progress| {
+        check_routes_with_progress(fabric, table, hosts, progress)
+    })
 }

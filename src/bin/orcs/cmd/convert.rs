@@ -6,7 +6,7 @@ use crate::cli::convert::{ConvertPlan, Routing};
 use crate::cli::files::OUTPUT;
 use crate::cli::values::FabricFormat;
 use crate::output::create;
-use crate::progress::{self, busy, checking_routes};
+use crate::progress::{busy, checking_routes, over_destinations};
 use anyhow::{Context, Result};
 use orcs::fabric::input::{load_cabling, InputSpec};
 use orcs::fabric::{cache, write, LoadedFabric};
@@ -39,7 +39,7 @@ fn reroute(input: &InputSpec, routing: &Routing) -> Result<LoadedFabric> {
     warn_all(&cabling.warnings);
     let what = format!("routing with {}", routing.engine);
     let hosts = cabling.fabric.num_hosts();
-    let table = progress::routing(&what, hosts, false, |progress| {
+    let table = over_destinations(&what, hosts, false, |progress| {
         route_fabric_with_progress(
             &cabling.fabric,
             &routing.engine,

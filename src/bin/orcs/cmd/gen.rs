@@ -2,7 +2,7 @@
 
 use super::convert::write_fabric;
 use crate::cli::gen::GenPlan;
-use crate::progress::{busy, routing};
+use crate::progress::{busy, over_destinations};
 use anyhow::Result;
 use orcs::fabric::{EdgeComments, LoadedFabric};
 use std::process::ExitCode;
@@ -13,7 +13,7 @@ pub fn run(plan: &GenPlan) -> Result<ExitCode> {
         orcs::gen::topology::generate_within(&plan.spec, plan.memory)
     })?;
     let hosts = generated.fabric.num_hosts();
-    let (table, routing) = routing("routing", hosts, false, |progress| {
+    let (table, routing) = over_destinations("routing", hosts, false, |progress| {
         orcs::routing::route_generated_with_progress(
             &generated,
             plan.routing.as_deref(),
