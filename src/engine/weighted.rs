@@ -491,4 +491,87 @@ mod tests {
         assert_eq!(one.pairs.len(), 6);
         assert_eq!(one.local_bytes, 0);
     }
+
+    /// A 4-ary 1-tree: four hosts on one switch, routed.
+    fn one_switch() -> (crate::gen::Generated, ForwardingTable) {
+        let generated = crate::gen::topology::generate("kary-ntree:k=4,n=1").unwrap();
+        let (table, _) = crate::routing::route_generated(&generated, None, None, 0).unwrap();
+        (generated, table)
+    }
+
+    fn any_hosts(commsize: usize) -> LayoutSpec {
+        LayoutSpec {
+            commsize,
+            subset: crate::workload::mapping::SubsetMethod::Rand,
+            part: None,
+            ordering: Vec::new(),
+            shuffle: true,
+        }
+    }
+
+    #[test]
+    fn the_slots_not_the_callers_communicator_size_the_layout() {
+        let (generated, _) = one_switch();
+        let m = TrafficMatrix {
+            ranks: 3,
+            entries: vec![(0, 1, 5), (1, 2, 5)],
+        };
+        let traffic = SlotTraffic::new(&m, 1);
+        let (layout, _) = lay_out_slots(&generated.fabric, &traffic, any_hosts(4), 9).unwrap();
+        assert_eq!(layout.hosts().len(), 3);
+        let five = SlotTraffic::new(
+            &TrafficMatrix {
+                ranks: 5,
+                entries: vec![(0, 4, 1)],
+            },
+            1,
+        );
+        let e = lay_out_slots(&generated.fabric, &five, any_hosts(4), 9).unwrap_err();
+        assert!(matches!(
+            e,
+            SlotLayoutError::TooFewHosts {
+                slots: 5,
+                hosts: 4,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn messages_without_bytes_load_no_link_and_make_no_bottleneck() {
+        // Two rank pairs exchange only empty messages: their links carry flows but no
+        // bytes, so no link is the bottleneck of a run.
+        let (generated, table) = one_switch();
+        let fabric = &generated.fabric;
+        let traffic = SlotTraffic {
+            ranks: 4,
+            ranks_per_host: 1,
+            slots: 4,
+            pairs: vec![(0, 1, 0, 1), (2, 3, 0, 1)],
+            local_bytes: 0,
+            total_bytes: 0,
+        };
+        let (layout, _) = lay_out_slots(fabric, &traffic, any_hosts(4), 2).unwrap();
+        let capacity = vec![1.0; fabric.num_edges()];
+        let config = WeightedConfig {
+            runs: 3,
+            seed: 2,
+            acc_band: true,
+            links: true,
+            memory: MemoryLimit::unlimited(),
+        };
+        let sim =
+            WeightedSimulation::new(fabric, &table, &layout, &traffic, &capacity, config, None)
+                .unwrap();
+        let out = sim.run(&|_| {});
+        assert_eq!(out.max_load, [0; 3]);
+        assert_eq!(out.max_utilisation, [0.0; 3]);
+        assert_eq!(out.max_flows, [1; 3]);
+        assert!(out.acc_band.iter().all(|b| b.is_nan()));
+        let links = out.links.unwrap();
+        // Each pair crosses an up and a down link: 4 links of one flow per run.
+        assert_eq!(links.flows.iter().sum::<u64>(), 3 * 4);
+        assert_eq!(links.bytes.iter().sum::<u64>(), 0);
+        assert_eq!(links.bottleneck_runs.iter().sum::<u64>(), 0);
+    }
 }

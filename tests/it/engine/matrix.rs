@@ -142,6 +142,48 @@ fn capacities_divide_the_load() {
         "{table}"
     );
 
+    // Capacity 0.5 on SA→SB makes its 150 B a utilisation of 300: the bottleneck of
+    // every run is now the link whose capacity is not 1.
+    std::fs::write(
+        &path,
+        std::fs::read_to_string(repo(TWO)).unwrap().replace(
+            "SA -> SB [comment=\"H2, H3\"]",
+            "SA -> SB [comment=\"H2, H3\", capacity=0.5]",
+        ),
+    )
+    .unwrap();
+    let run = orcs(&[
+        "-i",
+        path.to_str().unwrap(),
+        "-p",
+        "matrix",
+        "--matrix",
+        MATRIX,
+        "-d",
+        "--subset",
+        "guid_order_asc",
+        "--seed",
+        "1",
+        "-n",
+        "2",
+        "--format",
+        "json",
+        "--links",
+        links.to_str().unwrap(),
+    ])
+    .ok();
+    let doc = json(&run);
+    assert_eq!(doc["per_run"]["max_utilisation"][1], 300.0);
+    let table = std::fs::read_to_string(&links).unwrap();
+    assert!(
+        table.contains("\n0,SA,SB,,0.5,300,150,150,4,2,2,1\n"),
+        "{table}"
+    );
+    assert!(
+        table.contains("\n6,H0,SA,,1,220,110,110,4,2,0,0\n"),
+        "{table}"
+    );
+
     std::fs::write(
         &path,
         std::fs::read_to_string(repo(TWO)).unwrap().replace(
