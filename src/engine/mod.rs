@@ -18,4 +18,12 @@ pub mod unit;
 pub mod weighted;
 
 pub use metric::{MetricKind, Summary};
+
+/// How many consecutive runs one parallel task performs: about 16 tasks per worker
+/// thread, so that the threads stay balanced and progress moves, and at most 1,024 runs,
+/// so that a bar moves often on long simulations. Results never depend on it: every run
+/// draws from its own stream and every total is a sum over runs.
+pub(crate) fn runs_per_chunk(runs: usize) -> usize {
+    (runs / (rayon::current_num_threads() * 16)).clamp(1, 1024)
+}
 pub use stream::{stream_rng, Stream};

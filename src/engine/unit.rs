@@ -381,8 +381,7 @@ impl<'a> Simulation<'a> {
     ) -> SimOutcome {
         let first = range.start;
         let runs = range.end.saturating_sub(range.start) as usize;
-        let threads = rayon::current_num_threads();
-        let chunk = (runs / (threads * 16)).clamp(1, 1024);
+        let chunk = super::runs_per_chunk(runs);
         let cable_on = self.config.metric == MetricKind::GetCableCong;
         let want_delay = self.config.metric == MetricKind::DepMaxDelay;
         let mut out = SimOutcome {

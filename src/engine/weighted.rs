@@ -295,7 +295,7 @@ impl<'a> WeightedSimulation<'a> {
     /// O(edges) per worker.
     pub fn run(&self, progress: &(dyn Fn(u64) + Sync)) -> WeightedOutcome {
         let runs = self.config.runs as usize;
-        let chunk = (runs / (rayon::current_num_threads() * 16)).clamp(1, 1024);
+        let chunk = super::runs_per_chunk(runs);
         let mut values = vec![RunValues::default(); runs];
         let new_links = || {
             self.config.links.then(|| WeightedLinks {
@@ -453,6 +453,8 @@ impl<'a> WeightedSimulation<'a> {
 /// What a weighted simulation holds: every run's values while the runs go and the
 /// per-run lists made of them, and per worker its per-link loads and totals.
 fn memory_estimate(config: &WeightedConfig, num_edges: usize, workers: usize) -> Estimate {
+    // Scratch: a load and a flow count (8 bytes each) and a place in `touched` (4);
+    // with --links five more totals of 8 bytes.
     let per_edge = 20 + if config.links { 40 } else { 0 };
     let worker = Estimate::new("").add(num_edges as u128, "per-link counters", per_edge);
     Estimate::new(format!("a simulation of {} runs", config.runs))
@@ -467,6 +469,21 @@ fn memory_estimate(config: &WeightedConfig, num_edges: usize, workers: usize) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn memory_counts_runs_and_each_workers_links() {
+        let mut config = WeightedConfig {
+            runs: 1000,
+            seed: 1,
+            acc_band: false,
+            links: false,
+            memory: MemoryLimit::unlimited(),
+        };
+        // 80 bytes a run; per worker 20 bytes an edge, 60 with --links.
+        assert_eq!(memory_estimate(&config, 30, 2).bytes(), 80_000 + 2 * 30 * 20);
+        config.links = true;
+        assert_eq!(memory_estimate(&config, 30, 3).bytes(), 80_000 + 3 * 30 * 60);
+    }
 
     #[test]
     fn slot_traffic_sums_per_slot_pair() {
