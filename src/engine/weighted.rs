@@ -480,9 +480,15 @@ mod tests {
             memory: MemoryLimit::unlimited(),
         };
         // 80 bytes a run; per worker 20 bytes an edge, 60 with --links.
-        assert_eq!(memory_estimate(&config, 30, 2).bytes(), 80_000 + 2 * 30 * 20);
+        assert_eq!(
+            memory_estimate(&config, 30, 2).bytes(),
+            80_000 + 2 * 30 * 20
+        );
         config.links = true;
-        assert_eq!(memory_estimate(&config, 30, 3).bytes(), 80_000 + 3 * 30 * 60);
+        assert_eq!(
+            memory_estimate(&config, 30, 3).bytes(),
+            80_000 + 3 * 30 * 60
+        );
     }
 
     #[test]

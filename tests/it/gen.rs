@@ -1104,6 +1104,15 @@ fn engines_reject_a_structure_that_does_not_fit() {
         dor(&g, false).unwrap_err(),
         RoutingError::Inconsistent { .. }
     ));
+    // A host whose coordinates are not its switch's.
+    let mut g = grid(&[4, 4], true, 1).unwrap();
+    let host = g.fabric.hosts[5] as usize;
+    if let Structure::Grid { coords, .. } = &mut g.structure {
+        coords[host][0] = (coords[host][0] + 1) % 4;
+    }
+    let e = dor(&g, false).unwrap_err();
+    assert!(matches!(e, RoutingError::Inconsistent { .. }), "{e}");
+    assert!(e.to_string().contains("is attached to"), "{e}");
     let mut g = xgft(&[4, 4], &[1, 2]).unwrap();
     if let Structure::Tree { m, .. } = &mut g.structure {
         m[0] = 0;
