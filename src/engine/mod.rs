@@ -18,6 +18,7 @@ pub mod unit;
 pub mod weighted;
 
 pub use metric::{MetricKind, Summary};
+pub use stream::{stream_rng, Stream};
 
 /// How many consecutive runs one parallel task performs: about 16 tasks per worker
 /// thread, so that the threads stay balanced and progress moves, and at most 1,024 runs,
@@ -26,4 +27,3 @@ pub use metric::{MetricKind, Summary};
 pub(crate) fn runs_per_chunk(runs: usize) -> usize {
     (runs / (rayon::current_num_threads() * 16)).clamp(1, 1024)
 }
-pub use stream::{stream_rng, Stream};

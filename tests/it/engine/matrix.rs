@@ -98,37 +98,47 @@ fn ranks_per_host_keep_local_traffic_off_the_links() {
 
 #[test]
 fn capacities_divide_the_load() {
-    // The same fabric with capacity 3 on SA→SB: its 150 B become 50, so the largest
-    // utilisation is H0→SA's 110 while the largest load stays 150.
     let dir = tempfile::tempdir().unwrap();
-    let text = std::fs::read_to_string(repo(TWO)).unwrap().replace(
-        "SA -> SB [comment=\"H2, H3\"]",
-        "SA -> SB [comment=\"H2, H3\", capacity=3]",
-    );
     let path = dir.path().join("cap.dot");
-    std::fs::write(&path, text).unwrap();
     let links = dir.path().join("links.csv");
-    let run = orcs(&[
-        "-i",
-        path.to_str().unwrap(),
-        "-p",
-        "matrix",
-        "--matrix",
-        MATRIX,
-        "-d",
-        "--subset",
-        "guid_order_asc",
-        "--seed",
-        "1",
-        "-n",
-        "1",
-        "--format",
-        "json",
-        "--links",
-        links.to_str().unwrap(),
-    ])
-    .ok();
-    let doc = json(&run);
+    // The two-switch fixture with `capacity` on SA→SB.
+    let with_capacity = |capacity: &str| {
+        let text = std::fs::read_to_string(repo(TWO)).unwrap().replace(
+            "SA -> SB [comment=\"H2, H3\"]",
+            &format!("SA -> SB [comment=\"H2, H3\", capacity={capacity}]"),
+        );
+        std::fs::write(&path, text).unwrap();
+    };
+    // `runs` runs of the fixed placement, as JSON, with the links table in `links`.
+    let simulate = |runs: &str| {
+        json(
+            &orcs(&[
+                "-i",
+                path.to_str().unwrap(),
+                "-p",
+                "matrix",
+                "--matrix",
+                MATRIX,
+                "-d",
+                "--subset",
+                "guid_order_asc",
+                "--seed",
+                "1",
+                "-n",
+                runs,
+                "--format",
+                "json",
+                "--links",
+                links.to_str().unwrap(),
+            ])
+            .ok(),
+        )
+    };
+
+    // Capacity 3 on SA→SB: its 150 B become 50, so the largest utilisation is H0→SA's
+    // 110 while the largest load stays 150.
+    with_capacity("3");
+    let doc = simulate("1");
     assert_eq!(doc["per_run"]["max_load"][0], 150);
     assert_eq!(doc["per_run"]["max_utilisation"][0], 110.0);
     let table = std::fs::read_to_string(&links).unwrap();
@@ -144,35 +154,8 @@ fn capacities_divide_the_load() {
 
     // Capacity 0.5 on SA→SB makes its 150 B a utilisation of 300: the bottleneck of
     // every run is now the link whose capacity is not 1.
-    std::fs::write(
-        &path,
-        std::fs::read_to_string(repo(TWO)).unwrap().replace(
-            "SA -> SB [comment=\"H2, H3\"]",
-            "SA -> SB [comment=\"H2, H3\", capacity=0.5]",
-        ),
-    )
-    .unwrap();
-    let run = orcs(&[
-        "-i",
-        path.to_str().unwrap(),
-        "-p",
-        "matrix",
-        "--matrix",
-        MATRIX,
-        "-d",
-        "--subset",
-        "guid_order_asc",
-        "--seed",
-        "1",
-        "-n",
-        "2",
-        "--format",
-        "json",
-        "--links",
-        links.to_str().unwrap(),
-    ])
-    .ok();
-    let doc = json(&run);
+    with_capacity("0.5");
+    let doc = simulate("2");
     assert_eq!(doc["per_run"]["max_utilisation"][1], 300.0);
     let table = std::fs::read_to_string(&links).unwrap();
     assert!(
@@ -184,14 +167,7 @@ fn capacities_divide_the_load() {
         "{table}"
     );
 
-    std::fs::write(
-        &path,
-        std::fs::read_to_string(repo(TWO)).unwrap().replace(
-            "SA -> SB [comment=\"H2, H3\"]",
-            "SA -> SB [comment=\"H2, H3\", capacity=fast]",
-        ),
-    )
-    .unwrap();
+    with_capacity("fast");
     orcs(&[
         "-i",
         path.to_str().unwrap(),
