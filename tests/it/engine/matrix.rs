@@ -5,11 +5,17 @@ use crate::support::*;
 
 const MATRIX: &str = "tests/fixtures/two-switch-matrix.csv";
 
-/// Rank r on host Hr in every run (guid order, no shuffling).
+/// Rank r on host Hr in every run (guid order, no shuffling): 3 runs on the two-switch
+/// fixture.
 fn fixed(extra: &[&str]) -> Run {
+    fixed_on(TWO, "3", extra)
+}
+
+/// [`fixed`] on `fabric` with `runs` runs.
+fn fixed_on(fabric: &str, runs: &str, extra: &[&str]) -> Run {
     let mut args = vec![
         "-i",
-        TWO,
+        fabric,
         "-p",
         "matrix",
         "--matrix",
@@ -20,7 +26,7 @@ fn fixed(extra: &[&str]) -> Run {
         "--seed",
         "1",
         "-n",
-        "3",
+        runs,
     ];
     args.extend_from_slice(extra);
     orcs(&args).ok()
@@ -111,28 +117,12 @@ fn capacities_divide_the_load() {
     };
     // `runs` runs of the fixed placement, as JSON, with the links table in `links`.
     let simulate = |runs: &str| {
-        json(
-            &orcs(&[
-                "-i",
-                path.to_str().unwrap(),
-                "-p",
-                "matrix",
-                "--matrix",
-                MATRIX,
-                "-d",
-                "--subset",
-                "guid_order_asc",
-                "--seed",
-                "1",
-                "-n",
-                runs,
-                "--format",
-                "json",
-                "--links",
-                links.to_str().unwrap(),
-            ])
-            .ok(),
-        )
+        let links = links.to_str().unwrap();
+        json(&fixed_on(
+            path.to_str().unwrap(),
+            runs,
+            &["--format", "json", "--links", links],
+        ))
     };
 
     // Capacity 3 on SA→SB: its 150 B become 50, so the largest utilisation is H0→SA's
