@@ -490,6 +490,21 @@ mod tests {
                 }
             }
         }
+        // Linear mode takes the senders in order, one a step, and an idle sender uses up
+        // its step too: sender R + j, when it sends to a receiver, sends to j mod R.
+        for seed in 0..50 {
+            let mut out = Levels::new();
+            p("recvs_all_src", Some("3,0.6,0.5,linear")).generate(
+                &ctx(30),
+                &mut rng(seed),
+                &mut out,
+            );
+            for &(a, b) in out.level(0) {
+                if b < 3 {
+                    assert_eq!(b, (a - 3) % 3, "seed {seed}: {a}>{b}");
+                }
+            }
+        }
         // c1 = 0, c2 = 1: every sender idles, so the run has no level.
         let mut out = Levels::new();
         p("recvs_all_src", Some("2,0,1")).generate(&ctx(10), &mut rng(3), &mut out);

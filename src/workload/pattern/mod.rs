@@ -514,6 +514,20 @@ mod tests {
         assert!(notes[1].ends_with(": 50.00%"));
         assert!(notes[3].ends_with(": rand     "));
         assert!(p("recvs_all_src", Some("3,0,1")).notices(&ctx(10))[4].contains("no traffic"));
+        // Exactly commsize/2 receivers is allowed: the INFO block alone.
+        assert_eq!(
+            p("recvs_one_src", Some("5,linear")).notices(&ctx(10)).len(),
+            4
+        );
+        // Only c1 = 0 together with c2 = 1 silences every sender.
+        assert_eq!(
+            p("recvs_all_src", Some("3,0,0.5")).notices(&ctx(10)).len(),
+            4
+        );
+        assert_eq!(
+            p("recvs_all_src", Some("3,0.5,1")).notices(&ctx(10)).len(),
+            4
+        );
     }
 
     #[test]
