@@ -3,7 +3,8 @@
 //! One simulation: rank r of K performs runs ⌊n·r/K⌋..⌊n·(r+1)/K⌋ and sends that slice
 //! to rank 0 as bytes (`SimOutcome::to_bytes`, the wire format kept here), and rank 0
 //! combines the slices in rank order (`SimOutcome::combine`) and alone writes the
-//! output, so the bytes are those one process writes with the same seed. A
+//! output, so the bytes are those one process writes with the same seed. A weighted
+//! simulation (`-p matrix`) is shared the same way ([`Ranks::run_weighted`]). A
 //! scan ([`crate::scan::run`]) gives each rank every K-th pending cell. Without the
 //! feature, or outside `mpirun`, there is one rank and everything runs here.
 //!
@@ -14,6 +15,9 @@
 #[cfg(any(feature = "mpi", test))]
 use crate::engine::unit::LinkCongestionTotals;
 use crate::engine::unit::{SimOutcome, Simulation};
+#[cfg(any(feature = "mpi", test))]
+use crate::engine::weighted::WeightedLinks;
+use crate::engine::weighted::{WeightedOutcome, WeightedSimulation};
 
 /// This process's place among the ranks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,8 +133,23 @@ impl Ranks {
         self.gather(mine)
     }
 
+    /// Runs this rank's slice of a weighted simulation's `runs` (`-p matrix`); rank 0
+    /// returns the whole outcome, the others None after sending their slice.
+    pub fn run_weighted(
+        &self,
+        sim: &WeightedSimulation<'_>,
+        runs: u64,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Option<WeightedOutcome> {
+        let mine = sim.run_range(self.slice(runs), progress);
+        if self.size == 1 {
+            return Some(mine);
+        }
+        self.gather(mine)
+    }
+
     #[cfg(feature = "mpi")]
-    fn gather(&self, mine: SimOutcome) -> Option<SimOutcome> {
+    fn gather<T: Slice>(&self, mine: T) -> Option<T> {
         use mpi::traits::{Communicator, Destination, Source};
         let world = mpi::topology::SimpleCommunicator::world();
         if !self.is_root() {
@@ -140,14 +159,110 @@ impl Ranks {
         let mut parts = vec![mine];
         for r in 1..self.size {
             let (bytes, _) = world.process_at_rank(r as i32).receive_vec::<u8>();
-            parts.push(SimOutcome::from_bytes(&bytes).expect("a slice sent by orcs"));
+            parts.push(T::from_bytes(&bytes).expect("a slice sent by orcs"));
         }
-        Some(SimOutcome::combine(parts))
+        Some(T::combine(parts))
     }
 
     #[cfg(not(feature = "mpi"))]
-    fn gather(&self, mine: SimOutcome) -> Option<SimOutcome> {
+    fn gather<T>(&self, mine: T) -> Option<T> {
         Some(mine)
+    }
+}
+
+// Only MPI ranks exchange outcomes as bytes.
+#[cfg(any(feature = "mpi", test))]
+/// The outcome of a slice of runs, as one rank sends it to rank 0 and rank 0 joins the
+/// slices of all ranks.
+trait Slice: Sized {
+    /// The slice as bytes (little-endian, lengths first); [`Slice::from_bytes`] reads it
+    /// back exactly (NaNs included).
+    fn to_bytes(&self) -> Vec<u8>;
+    /// Reads [`Slice::to_bytes`]; None for bytes it did not write.
+    fn from_bytes(bytes: &[u8]) -> Option<Self>;
+    /// Joins the slices of all ranks, given in rank order.
+    fn combine(parts: Vec<Self>) -> Self;
+}
+
+#[cfg(any(feature = "mpi", test))]
+impl Slice for SimOutcome {
+    fn to_bytes(&self) -> Vec<u8> {
+        SimOutcome::to_bytes(self)
+    }
+    fn from_bytes(bytes: &[u8]) -> Option<Self> {
+        SimOutcome::from_bytes(bytes)
+    }
+    fn combine(parts: Vec<Self>) -> Self {
+        SimOutcome::combine(parts)
+    }
+}
+
+#[cfg(any(feature = "mpi", test))]
+impl Slice for WeightedOutcome {
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::new();
+        b.extend_from_slice(&self.runs.to_le_bytes());
+        put_list(&mut b, &self.max_load);
+        put_floats(&mut b, &self.max_utilisation);
+        put_floats(&mut b, &self.utilisation_sd);
+        put_list(&mut b, &self.max_flows);
+        put_floats(&mut b, &self.acc_band);
+        match &self.links {
+            None => b.push(0),
+            Some(l) => {
+                b.push(1);
+                for list in [
+                    &l.bytes,
+                    &l.max_bytes,
+                    &l.flows,
+                    &l.max_flows,
+                    &l.bottleneck_runs,
+                ] {
+                    put_list(&mut b, list);
+                }
+            }
+        }
+        b
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Option<Self> {
+        let mut at = 0usize;
+        let runs = word_at(bytes, &mut at)?;
+        let max_load = list_at(bytes, &mut at)?;
+        let max_utilisation = floats_at(bytes, &mut at)?;
+        let utilisation_sd = floats_at(bytes, &mut at)?;
+        let max_flows = list_at(bytes, &mut at)?;
+        let acc_band = floats_at(bytes, &mut at)?;
+        let links = match bytes.get(at) {
+            Some(0) => {
+                at += 1;
+                None
+            }
+            Some(1) => {
+                at += 1;
+                Some(WeightedLinks {
+                    bytes: list_at(bytes, &mut at)?,
+                    max_bytes: list_at(bytes, &mut at)?,
+                    flows: list_at(bytes, &mut at)?,
+                    max_flows: list_at(bytes, &mut at)?,
+                    bottleneck_runs: list_at(bytes, &mut at)?,
+                })
+            }
+            _ => return None,
+        };
+        (at == bytes.len()).then_some(WeightedOutcome {
+            runs,
+            max_load,
+            max_utilisation,
+            utilisation_sd,
+            max_flows,
+            acc_band,
+            links,
+        })
+    }
+
+    fn combine(parts: Vec<Self>) -> Self {
+        WeightedOutcome::combine(parts)
     }
 }
 
@@ -159,37 +274,21 @@ impl SimOutcome {
     /// process; [`SimOutcome::from_bytes`] reads it back exactly (NaNs included).
     pub(crate) fn to_bytes(&self) -> Vec<u8> {
         let mut b = Vec::new();
-        let u64s = |b: &mut Vec<u8>, v: &[u64]| {
-            b.extend_from_slice(&(v.len() as u64).to_le_bytes());
-            v.iter().for_each(|x| b.extend_from_slice(&x.to_le_bytes()));
-        };
         b.extend_from_slice(&self.runs.to_le_bytes());
-        u64s(&mut b, &self.weight_hist);
-        u64s(
-            &mut b,
-            &self
-                .acc_band
-                .iter()
-                .map(|x| x.to_bits())
-                .collect::<Vec<_>>(),
-        );
-        u64s(&mut b, &self.sum_max_cong);
-        u64s(&mut b, &self.pairs);
-        u64s(&mut b, &self.dep_max_delay);
-        u64s(&mut b, &self.cable);
+        put_list(&mut b, &self.weight_hist);
+        put_floats(&mut b, &self.acc_band);
+        put_list(&mut b, &self.sum_max_cong);
+        put_list(&mut b, &self.pairs);
+        put_list(&mut b, &self.dep_max_delay);
+        put_list(&mut b, &self.cable);
         match &self.links {
             None => b.push(0),
             Some(l) => {
                 b.push(1);
-                u64s(&mut b, &l.messages);
-                u64s(
-                    &mut b,
-                    &l.max_congestion
-                        .iter()
-                        .map(|&x| x as u64)
-                        .collect::<Vec<_>>(),
-                );
-                u64s(&mut b, &l.bottleneck_runs);
+                put_list(&mut b, &l.messages);
+                let max_congestion: Vec<u64> = l.max_congestion.iter().map(|&x| x as u64).collect();
+                put_list(&mut b, &max_congestion);
+                put_list(&mut b, &l.bottleneck_runs);
                 b.extend_from_slice(&l.runs_with_traffic.to_le_bytes());
             }
         }
@@ -203,10 +302,7 @@ impl SimOutcome {
         let mut at = 0usize;
         let runs = word_at(bytes, &mut at)?;
         let weight_hist = list_at(bytes, &mut at)?;
-        let acc_band = list_at(bytes, &mut at)?
-            .into_iter()
-            .map(f64::from_bits)
-            .collect();
+        let acc_band = floats_at(bytes, &mut at)?;
         let sum_max_cong = list_at(bytes, &mut at)?;
         let pairs = list_at(bytes, &mut at)?;
         let dep_max_delay = list_at(bytes, &mut at)?;
@@ -255,6 +351,36 @@ fn word_at(bytes: &[u8], at: &mut usize) -> Option<u64> {
 
 // Only MPI ranks exchange outcomes as bytes.
 #[cfg(any(feature = "mpi", test))]
+/// Appends `list` length-prefixed, as little-endian u64.
+fn put_list(b: &mut Vec<u8>, list: &[u64]) {
+    b.extend_from_slice(&(list.len() as u64).to_le_bytes());
+    list.iter()
+        .for_each(|x| b.extend_from_slice(&x.to_le_bytes()));
+}
+
+// Only MPI ranks exchange outcomes as bytes.
+#[cfg(any(feature = "mpi", test))]
+/// Appends `list` length-prefixed, each float as the little-endian u64 of its bits.
+fn put_floats(b: &mut Vec<u8>, list: &[f64]) {
+    b.extend_from_slice(&(list.len() as u64).to_le_bytes());
+    list.iter()
+        .for_each(|x| b.extend_from_slice(&x.to_bits().to_le_bytes()));
+}
+
+// Only MPI ranks exchange outcomes as bytes.
+#[cfg(any(feature = "mpi", test))]
+/// A list written by [`put_floats`] at `*at`.
+fn floats_at(bytes: &[u8], at: &mut usize) -> Option<Vec<f64>> {
+    Some(
+        list_at(bytes, at)?
+            .into_iter()
+            .map(f64::from_bits)
+            .collect(),
+    )
+}
+
+// Only MPI ranks exchange outcomes as bytes.
+#[cfg(any(feature = "mpi", test))]
 /// A length-prefixed list of little-endian u64 at `*at`.
 fn list_at(bytes: &[u8], at: &mut usize) -> Option<Vec<u64>> {
     let n = word_at(bytes, at)? as usize;
@@ -267,6 +393,72 @@ fn list_at(bytes: &[u8], at: &mut usize) -> Option<Vec<u64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::weighted::{lay_out_slots, SlotTraffic, WeightedConfig};
+    use crate::limits::MemoryLimit;
+    use crate::workload::mapping::{LayoutSpec, SubsetMethod};
+    use crate::workload::matrix::TrafficMatrix;
+
+    #[test]
+    fn weighted_slices_combine_into_the_whole_run_and_survive_bytes() {
+        // 12 ranks, 2 a host, on the 16 hosts of a 4-ary 2-tree: uneven bytes, a rank
+        // pair within one host and a zero-byte pair, links of two capacities.
+        let generated = crate::gen::topology::generate("kary-ntree:k=4,n=2").unwrap();
+        let fabric = &generated.fabric;
+        let (table, _) = crate::routing::route_generated(&generated, None, None, 0).unwrap();
+        let entries = (0..12u32)
+            .flat_map(|r| [(r, (r + 1) % 12, 100 + 7 * r as u64), (r, (r + 5) % 12, 3)])
+            .chain([(2, 9, 0)])
+            .collect();
+        let traffic = SlotTraffic::new(&TrafficMatrix { ranks: 12, entries }, 2);
+        let spec = LayoutSpec {
+            commsize: 16,
+            subset: SubsetMethod::Rand,
+            part: None,
+            ordering: Vec::new(),
+            shuffle: true,
+        };
+        let (layout, _) = lay_out_slots(fabric, &traffic, spec, 4).unwrap();
+        let capacity: Vec<f64> = (0..fabric.num_edges())
+            .map(|e| if e % 3 == 0 { 2.0 } else { 1.0 })
+            .collect();
+        for (acc_band, links) in [(true, true), (false, false)] {
+            let config = WeightedConfig {
+                runs: 29,
+                seed: 4,
+                acc_band,
+                links,
+                memory: MemoryLimit::unlimited(),
+            };
+            let sim =
+                WeightedSimulation::new(fabric, &table, &layout, &traffic, &capacity, config, None)
+                    .unwrap();
+            let whole = sim.run(&|_| {});
+            let parts: Vec<WeightedOutcome> = [0..10, 10..11, 11..11, 11..29]
+                .into_iter()
+                .map(|r| {
+                    let bytes = Slice::to_bytes(&sim.run_range(r, &|_| {}));
+                    <WeightedOutcome as Slice>::from_bytes(&bytes).unwrap()
+                })
+                .collect();
+            let joined = <WeightedOutcome as Slice>::combine(parts);
+            assert_eq!(Slice::to_bytes(&joined), Slice::to_bytes(&whole));
+            assert_eq!(joined.runs, 29);
+            assert_eq!(joined.max_load.len(), 29);
+            assert_eq!(joined.acc_band.len(), if acc_band { 29 } else { 0 });
+            assert_eq!(joined.links.is_some(), links);
+            if let Some(l) = &joined.links {
+                // Every run's largest load is some link's load, so the largest over the
+                // runs is the largest of the per-link maxima.
+                assert_eq!(l.max_bytes.iter().max(), joined.max_load.iter().max());
+                assert!(l.bottleneck_runs.iter().sum::<u64>() >= 29);
+            }
+        }
+        let bytes = Slice::to_bytes(&WeightedOutcome::default());
+        assert!(<WeightedOutcome as Slice>::from_bytes(&bytes[..bytes.len() - 1]).is_none());
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(<WeightedOutcome as Slice>::from_bytes(&longer).is_none());
+    }
 
     #[test]
     fn slices_are_ordered_disjoint_and_cover_every_run() {

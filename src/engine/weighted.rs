@@ -226,6 +226,46 @@ pub struct WeightedOutcome {
     pub links: Option<WeightedLinks>,
 }
 
+impl WeightedOutcome {
+    // Only MPI ranks exchange slices of a simulation.
+    #[cfg(any(feature = "mpi", test))]
+    /// Joins slices of one simulation given in run order (see
+    /// [`WeightedSimulation::run_range`]): per-run values concatenated, totals summed
+    /// (bytes saturating, as within one process) and maxima taken.
+    pub(crate) fn combine(parts: Vec<WeightedOutcome>) -> WeightedOutcome {
+        let mut out = WeightedOutcome::default();
+        for p in parts {
+            out.runs += p.runs;
+            out.max_load.extend(p.max_load);
+            out.max_utilisation.extend(p.max_utilisation);
+            out.utilisation_sd.extend(p.utilisation_sd);
+            out.max_flows.extend(p.max_flows);
+            out.acc_band.extend(p.acc_band);
+            out.links = match (out.links.take(), p.links) {
+                (None, l) | (l, None) => l,
+                (Some(mut x), Some(y)) => {
+                    x.add(&y);
+                    Some(x)
+                }
+            };
+        }
+        out
+    }
+}
+
+impl WeightedLinks {
+    /// Adds another set of runs' totals to these (same fabric).
+    fn add(&mut self, other: &WeightedLinks) {
+        for e in 0..self.bytes.len() {
+            self.bytes[e] = self.bytes[e].saturating_add(other.bytes[e]);
+            self.max_bytes[e] = self.max_bytes[e].max(other.max_bytes[e]);
+            self.flows[e] += other.flows[e];
+            self.max_flows[e] = self.max_flows[e].max(other.max_flows[e]);
+            self.bottleneck_runs[e] += other.bottleneck_runs[e];
+        }
+    }
+}
+
 /// One prepared weighted simulation. Build it once, then [`WeightedSimulation::run`].
 pub struct WeightedSimulation<'a> {
     router: AnyRouter<'a>,
@@ -294,7 +334,20 @@ impl<'a> WeightedSimulation<'a> {
     /// finished after each chunk. O(runs × slot pairs × hops); memory O(runs) plus
     /// O(edges) per worker.
     pub fn run(&self, progress: &(dyn Fn(u64) + Sync)) -> WeightedOutcome {
-        let runs = self.config.runs as usize;
+        self.run_range(0..self.config.runs, progress)
+    }
+
+    /// Performs runs `range` only (a slice of the simulation for one of several
+    /// processes): per-run values for those runs, totals over them. Slices combined in
+    /// order with [`WeightedOutcome::combine`] equal [`WeightedSimulation::run`] bit for
+    /// bit.
+    pub(crate) fn run_range(
+        &self,
+        range: std::ops::Range<u64>,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> WeightedOutcome {
+        let first = range.start;
+        let runs = range.end.saturating_sub(range.start) as usize;
         let chunk = super::runs_per_chunk(runs);
         let mut values = vec![RunValues::default(); runs];
         let new_links = || {
@@ -312,7 +365,7 @@ impl<'a> WeightedSimulation<'a> {
             .fold(
                 || (self.new_scratch(), new_links()),
                 |(mut scratch, mut links), (c, slots)| {
-                    let start = (c * chunk) as u64;
+                    let start = first + (c * chunk) as u64;
                     for (i, slot) in slots.iter_mut().enumerate() {
                         *slot = self.run_one(start + i as u64, &mut scratch, &mut links);
                     }
@@ -323,19 +376,13 @@ impl<'a> WeightedSimulation<'a> {
             .map(|(_, links)| links)
             .reduce(new_links, |a, b| match (a, b) {
                 (Some(mut x), Some(y)) => {
-                    for e in 0..x.bytes.len() {
-                        x.bytes[e] = x.bytes[e].saturating_add(y.bytes[e]);
-                        x.max_bytes[e] = x.max_bytes[e].max(y.max_bytes[e]);
-                        x.flows[e] += y.flows[e];
-                        x.max_flows[e] = x.max_flows[e].max(y.max_flows[e]);
-                        x.bottleneck_runs[e] += y.bottleneck_runs[e];
-                    }
+                    x.add(&y);
                     Some(x)
                 }
                 (a, _) => a,
             });
         WeightedOutcome {
-            runs: self.config.runs,
+            runs: runs as u64,
             max_load: values.iter().map(|v| v.max_load).collect(),
             max_utilisation: values.iter().map(|v| v.max_utilisation).collect(),
             utilisation_sd: values.iter().map(|v| v.utilisation_sd).collect(),

@@ -103,6 +103,73 @@ fn ranks_print_the_one_process_bytes() {
 }
 
 #[test]
+fn a_matrix_split_over_ranks_prints_the_one_process_bytes() {
+    // 12 ranks of uneven traffic, 2 a host, placed at random on FT4's 16 hosts: every
+    // metric and the per-link table of 2 and 3 ranks equal one process's bytes.
+    let dir = tempfile::tempdir().unwrap();
+    let matrix = dir.path().join("m.csv");
+    let mut text = String::from("src,dst,bytes\n");
+    for r in 0..12u64 {
+        text.push_str(&format!("{r},{},{}\n", (r + 1) % 12, 100 + 7 * r));
+        text.push_str(&format!("{r},{},3\n", (r + 5) % 12));
+    }
+    std::fs::write(&matrix, text).unwrap();
+    let matrix = matrix.to_str().unwrap();
+    let base = ["-i", FT4, "-p", "matrix", "--matrix", matrix, "--ppn", "2"];
+    let cases: [&[&str]; 4] = [
+        &["-n", "97", "--seed", "5"],
+        &[
+            "-n",
+            "61",
+            "--seed",
+            "6",
+            "--metric",
+            "hist_acc_band",
+            "--format",
+            "json",
+        ],
+        &["-n", "40", "--seed", "7", "--metric", "get_cable_cong"],
+        // Fewer runs than ranks: some ranks have nothing to do.
+        &[
+            "-n",
+            "2",
+            "--seed",
+            "8",
+            "--metric",
+            "sum_max_cong",
+            "--format",
+            "csv",
+        ],
+    ];
+    for case in cases {
+        let args: Vec<&str> = base.iter().chain(case).copied().collect();
+        let one_links = dir.path().join("one-links.csv");
+        let mut with_links = args.clone();
+        with_links.extend(["--links", one_links.to_str().unwrap()]);
+        let single = orcs(&with_links).ok();
+        for ranks in [2, 3] {
+            let split_links = dir.path().join(format!("links-{ranks}.csv"));
+            let mut with_links = args.clone();
+            with_links.extend(["--links", split_links.to_str().unwrap()]);
+            let split = mpirun(ranks, &with_links).ok();
+            assert_eq!(
+                split.stdout,
+                single.stdout,
+                "{}\nvs\n{}",
+                split.describe(),
+                single.describe()
+            );
+            assert_eq!(
+                std::fs::read(&split_links).unwrap(),
+                std::fs::read(&one_links).unwrap(),
+                "{}",
+                split.describe()
+            );
+        }
+    }
+}
+
+#[test]
 fn a_seed_chosen_by_rank_0_is_used_by_every_rank() {
     let run = mpirun(
         3,

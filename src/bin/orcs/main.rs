@@ -66,7 +66,8 @@ fn main() -> ExitCode {
 
 /// Runs the command on this rank with the worker pool asked for.
 fn run(invocation: cli::Invocation, ranks: Ranks) -> Result<ExitCode> {
-    // Under mpirun only simulations and scans are shared out; other commands run once.
+    // Under mpirun only simulations (patterns and matrices) and scans are shared out;
+    // other commands run once.
     if !ranks.is_root() && !invocation.request.is_shared() {
         return Ok(ExitCode::SUCCESS);
     }

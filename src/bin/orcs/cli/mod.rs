@@ -238,7 +238,10 @@ impl Request {
     /// Whether the command shares its work over the ranks of `mpirun` (the others run on
     /// rank 0 alone).
     pub fn is_shared(&self) -> bool {
-        matches!(self, Request::Simulate(_) | Request::Scan(_))
+        matches!(
+            self,
+            Request::Simulate(_) | Request::Matrix(_) | Request::Scan(_)
+        )
     }
 }
 

@@ -8,6 +8,7 @@ use crate::output::{create, Target};
 use crate::progress::{busy, progress_bar};
 use anyhow::{anyhow, Result};
 use orcs::engine::metric::MetricKind;
+use orcs::engine::ranks::Ranks;
 use orcs::engine::request::read_ordering;
 use orcs::engine::weighted::{
     lay_out_slots, SlotLayoutError, SlotTraffic, WeightedConfig, WeightedOutcome,
@@ -23,18 +24,22 @@ use orcs::workload::mapping::{LayoutSpec, RankLayout};
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
-/// Loads, lays out and runs the matrix, then writes the outputs.
-pub fn run(plan: &MatrixPlan) -> Result<ExitCode> {
+/// Loads, lays out and runs the matrix, then writes the outputs (rank 0; the other ranks
+/// of `mpirun` compute their share of the runs).
+pub fn run(plan: &MatrixPlan, ranks: Ranks) -> Result<ExitCode> {
+    // Only rank 0 prints.
+    let quiet = plan.quiet || !ranks.is_root();
     let matrix = orcs::workload::matrix::read_traffic_with(&plan.matrix, &plan.trace_options)?;
-    let mut loaded = load(&plan.input, plan.quiet)?;
+    let mut loaded = load(&plan.input, quiet)?;
     if plan.metric == MetricKind::GetCableCong {
         loaded.fill_comments();
     }
     let (fabric, table) = (&loaded.fabric, &loaded.table);
     let capacity = fabric.edge_capacities(&plan.input_file)?;
     let traffic = SlotTraffic::new(&matrix, plan.ranks_per_host);
-    let seed = plan.seed.unwrap_or_else(pick_seed);
-    let layout = layout(plan, fabric, &traffic, seed)?;
+    // Every rank must use rank 0's choice.
+    let seed = plan.seed.unwrap_or_else(|| ranks.chosen_by_root(pick_seed));
+    let layout = layout(plan, ranks, fabric, &traffic, seed)?;
     let config = WeightedConfig {
         runs: plan.runs,
         seed,
@@ -42,18 +47,24 @@ pub fn run(plan: &MatrixPlan) -> Result<ExitCode> {
         links: plan.links_file.is_some() || plan.metric == MetricKind::GetCableCong,
         memory: plan.memory,
     };
-    let sim = busy("checking routes", plan.quiet, || {
+    let sim = busy("checking routes", quiet, || {
         let routes = loaded.routes.as_ref();
         WeightedSimulation::new(fabric, table, &layout, &traffic, &capacity, config, routes)
     })
     .map_err(|e| simulation_error(&plan.input_file, fabric, e))?;
+    if !ranks.is_root() {
+        ranks.run_weighted(&sim, plan.runs, &|_| {});
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut target = Target::open(OUTPUT_FILE, &plan.output_file)?;
     let links_out = match &plan.links_file {
         Some(path) => Some(create(LINKS, path)?),
         None => None,
     };
     let bar = progress_bar(plan.runs, plan.quiet);
-    let outcome = sim.run(&|done| bar.inc(done));
+    let outcome = ranks
+        .run_weighted(&sim, plan.runs, &|done| bar.inc(done))
+        .expect("rank 0 gathers the outcome");
     bar.finish_and_clear();
     let info = run_info(plan, fabric, &traffic, &layout, seed);
     let minfo = MatrixInfo::new(&plan.matrix, &traffic, matrix.entries.len() as u64);
@@ -83,10 +94,11 @@ pub fn run(plan: &MatrixPlan) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The hosts of the matrix's slots, chosen once; prints the layout's warnings (unless
-/// -q) and, with -v, the chosen hosts.
+/// The hosts of the matrix's slots, chosen once; rank 0 prints the layout's warnings
+/// (unless -q) and, with -v, the chosen hosts.
 fn layout(
     plan: &MatrixPlan,
+    ranks: Ranks,
     fabric: &Fabric,
     traffic: &SlotTraffic,
     seed: u64,
@@ -104,10 +116,10 @@ fn layout(
         }
         e => e.into(),
     })?;
-    if !plan.quiet {
+    if !plan.quiet && ranks.is_root() {
         warn_all(&warnings);
     }
-    if plan.verbose {
+    if plan.verbose && ranks.is_root() {
         show_hosts(fabric, &layout);
     }
     Ok(layout)

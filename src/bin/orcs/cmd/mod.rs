@@ -43,7 +43,7 @@ pub fn run(request: Request, ranks: Ranks) -> Result<ExitCode> {
             println!("{usage}");
             Ok(ExitCode::SUCCESS)
         }
-        Request::Matrix(plan) => matrix::run(&plan),
+        Request::Matrix(plan) => matrix::run(&plan, ranks),
         Request::Convert(plan) => convert::run(&plan),
         Request::Gen(plan) => gen::run(&plan),
         Request::Map(plan) => map::run(&plan),
