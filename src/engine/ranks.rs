@@ -4,7 +4,8 @@
 //! to rank 0 as bytes (`SimOutcome::to_bytes`, the wire format kept here), and rank 0
 //! combines the slices in rank order (`SimOutcome::combine`) and alone writes the
 //! output, so the bytes are those one process writes with the same seed. A weighted
-//! simulation (`-p matrix`) is shared the same way ([`Ranks::run_weighted`]). A
+//! simulation (`-p matrix`) is shared the same way ([`Ranks::run_weighted`]), and so are
+//! the task model's replications ([`Ranks::run_replications`]). A
 //! scan ([`crate::scan::run`]) gives each rank every K-th pending cell. Without the
 //! feature, or outside `mpirun`, there is one rank and everything runs here.
 //!
@@ -18,6 +19,7 @@ use crate::engine::unit::{SimOutcome, Simulation};
 #[cfg(any(feature = "mpi", test))]
 use crate::engine::weighted::WeightedLinks;
 use crate::engine::weighted::{WeightedOutcome, WeightedSimulation};
+use crate::tasks::sim::Replication;
 
 /// This process's place among the ranks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,6 +144,22 @@ impl Ranks {
         progress: &(dyn Fn(u64) + Sync),
     ) -> Option<WeightedOutcome> {
         let mine = sim.run_range(self.slice(runs), progress);
+        if self.size == 1 {
+            return Some(mine);
+        }
+        self.gather(mine)
+    }
+
+    /// Shares `jobs` replications of the task model out: this rank makes
+    /// `make(its slice of 0..jobs)`, the replications of its jobs in order; rank 0
+    /// returns every job's replication in job order, the others None after sending
+    /// theirs.
+    pub fn run_replications(
+        &self,
+        jobs: u64,
+        make: impl FnOnce(std::ops::Range<u64>) -> Vec<Replication>,
+    ) -> Option<Vec<Replication>> {
+        let mine = make(self.slice(jobs));
         if self.size == 1 {
             return Some(mine);
         }
@@ -349,6 +367,56 @@ fn word_at(bytes: &[u8], at: &mut usize) -> Option<u64> {
     Some(u64::from_le_bytes(w.try_into().ok()?))
 }
 
+#[cfg(any(feature = "mpi", test))]
+impl Slice for Vec<Replication> {
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::new();
+        b.extend_from_slice(&(self.len() as u64).to_le_bytes());
+        for r in self {
+            put_floats(&mut b, &r.completions);
+            put_floats(&mut b, &[r.window_start, r.window, r.bits]);
+            put_floats(&mut b, &r.node_busy);
+            put_floats(&mut b, &r.link_bits);
+            put_floats(&mut b, &r.traffic_bits);
+            put_list(&mut b, &r.traffic_messages);
+            put_list(&mut b, &[r.messages, r.tasks]);
+        }
+        b
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Option<Self> {
+        let mut at = 0usize;
+        let n = word_at(bytes, &mut at)?;
+        let mut out = Vec::new();
+        for _ in 0..n {
+            let completions = floats_at(bytes, &mut at)?;
+            let [window_start, window, bits] = floats_at(bytes, &mut at)?.try_into().ok()?;
+            let node_busy = floats_at(bytes, &mut at)?;
+            let link_bits = floats_at(bytes, &mut at)?;
+            let traffic_bits = floats_at(bytes, &mut at)?;
+            let traffic_messages = list_at(bytes, &mut at)?;
+            let [messages, tasks] = list_at(bytes, &mut at)?.try_into().ok()?;
+            out.push(Replication {
+                completions,
+                window_start,
+                window,
+                node_busy,
+                link_bits,
+                traffic_bits,
+                traffic_messages,
+                bits,
+                messages,
+                tasks,
+            });
+        }
+        (at == bytes.len()).then_some(out)
+    }
+
+    fn combine(parts: Vec<Self>) -> Self {
+        parts.concat()
+    }
+}
+
 // Only MPI ranks exchange outcomes as bytes.
 #[cfg(any(feature = "mpi", test))]
 /// Appends `list` length-prefixed, as little-endian u64.
@@ -397,6 +465,40 @@ mod tests {
     use crate::limits::MemoryLimit;
     use crate::workload::mapping::{LayoutSpec, SubsetMethod};
     use crate::workload::matrix::TrafficMatrix;
+
+    #[test]
+    fn replications_survive_bytes_field_by_field_and_join_in_order() {
+        let rep = |k: u64| Replication {
+            completions: vec![1.5 * k as f64, f64::NAN],
+            window_start: 0.25 + k as f64,
+            window: 10.0 * k as f64,
+            node_busy: vec![0.5; k as usize],
+            link_bits: vec![-0.0, 3.0 + k as f64],
+            traffic_bits: vec![7.0; 4 * k as usize],
+            traffic_messages: vec![k + 9; 4 * k as usize],
+            bits: 1e300 * k as f64,
+            messages: 11 + k,
+            tasks: 13 + k,
+        };
+        let first: Vec<Replication> = (0..2).map(rep).collect();
+        let second: Vec<Replication> = vec![rep(5)];
+        let bytes = Slice::to_bytes(&first);
+        let back = <Vec<Replication> as Slice>::from_bytes(&bytes).unwrap();
+        assert_eq!(Slice::to_bytes(&back), bytes);
+        assert_eq!(back[1].traffic_messages, [10; 4]);
+        assert_eq!((back[1].messages, back[1].tasks), (12, 14));
+        assert_eq!((back[1].window_start, back[1].window), (1.25, 10.0));
+        assert!(back[0].completions[1].is_nan());
+        let joined = <Vec<Replication> as Slice>::combine(vec![back, Vec::new(), second]);
+        let tasks: Vec<u64> = joined.iter().map(|r| r.tasks).collect();
+        assert_eq!(tasks, [13, 14, 18]);
+        for cut in [1, 8, bytes.len() - 1] {
+            assert!(<Vec<Replication> as Slice>::from_bytes(&bytes[..cut]).is_none());
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(<Vec<Replication> as Slice>::from_bytes(&longer).is_none());
+    }
 
     #[test]
     fn weighted_slices_combine_into_the_whole_run_and_survive_bytes() {

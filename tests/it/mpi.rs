@@ -1,6 +1,6 @@
-//! Under `mpirun` (cargo feature `mpi`), a simulation split over 2 and 3 ranks prints
-//! exactly the bytes of one process with the same seed, and a scan's records equal the
-//! one-process scan's. The module exists with the `mpi` feature only; CI builds the
+//! Under `mpirun` (cargo feature `mpi`), a simulation (patterns, `-p matrix`, the task
+//! model) split over 2 and 3 ranks prints exactly the bytes of one process with the same
+//! seed, and a scan's records equal the one-process scan's. The module exists with the `mpi` feature only; CI builds the
 //! feature and runs these with Open MPI: `cargo test --release --features mpi --test it
 //! mpi::`.
 
@@ -164,6 +164,84 @@ fn a_matrix_split_over_ranks_prints_the_one_process_bytes() {
                 std::fs::read(&one_links).unwrap(),
                 "{}",
                 split.describe()
+            );
+        }
+    }
+}
+
+#[test]
+fn task_model_replications_split_over_ranks_print_the_one_process_bytes() {
+    // A sweep of 2 networks × 2 schedulers × 2 loads, 3 replications each (24 jobs),
+    // and one point with its link table and traffic matrix: 2 and 3 ranks print the
+    // bytes of one process.
+    let dir = tempfile::tempdir().unwrap();
+    let sweep = [
+        "tasks",
+        "sweep",
+        "--network",
+        "crossbar,tests/fixtures/two-switch-3x2.dot",
+        "--scheduler",
+        "central,stealing",
+        "--nodes",
+        "6",
+        "--load",
+        "0.3,0.6",
+        "--roots",
+        "60",
+        "--replications",
+        "3",
+        "--seed",
+        "2",
+        "--format",
+        "json",
+    ];
+    let single = orcs(&sweep).ok();
+    for ranks in [2, 3] {
+        let split = mpirun(ranks, &sweep).ok();
+        assert_eq!(split.stdout, single.stdout, "{}", split.describe());
+    }
+    let files = |tag: &str| {
+        let links = dir.path().join(format!("links-{tag}.csv"));
+        let matrix = dir.path().join(format!("matrix-{tag}.csv"));
+        (links, matrix)
+    };
+    let point = |tag: &str| -> Vec<String> {
+        let (links, matrix) = files(tag);
+        [
+            "tasks",
+            "run",
+            "--network",
+            "tests/fixtures/two-switch-3x2.dot",
+            "--load",
+            "0.5",
+            "--roots",
+            "80",
+            "--replications",
+            "5",
+            "--seed",
+            "3",
+            "--links",
+            links.to_str().unwrap(),
+            "--matrix-out",
+            matrix.to_str().unwrap(),
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let args = point("one");
+    let single = orcs(&args.iter().map(String::as_str).collect::<Vec<_>>()).ok();
+    for ranks in [2, 3] {
+        let tag = ranks.to_string();
+        let args = point(&tag);
+        let split = mpirun(ranks, &args.iter().map(String::as_str).collect::<Vec<_>>()).ok();
+        assert_eq!(split.stdout, single.stdout, "{}", split.describe());
+        let (one_links, one_matrix) = files("one");
+        let (links, matrix) = files(&tag);
+        for (a, b) in [(links, one_links), (matrix, one_matrix)] {
+            assert_eq!(
+                std::fs::read(&a).unwrap(),
+                std::fs::read(&b).unwrap(),
+                "{a:?}"
             );
         }
     }

@@ -405,6 +405,17 @@ pub fn simulate(
     config: &SimConfig,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<TaskResult, SimError> {
+    check(interconnect, config)?;
+    let replications: Vec<Replication> = (0..config.replications)
+        .into_par_iter()
+        .map(|i| replicate(model, interconnect, config, i, progress))
+        .collect();
+    Ok(result_of(replications, interconnect, config))
+}
+
+/// Checks that `config` is valid and that `interconnect` holds its nodes: what
+/// [`simulate`] checks before its first replication.
+pub fn check(interconnect: &Interconnect<'_>, config: &SimConfig) -> Result<(), SimError> {
     config.validate()?;
     if let Interconnect::Fabric(routes) = interconnect {
         if routes.ranks() < config.nodes as usize {
@@ -414,24 +425,39 @@ pub fn simulate(
             });
         }
     }
-    let replications: Vec<Replication> = (0..config.replications)
-        .into_par_iter()
-        .map(|i| {
-            let rng = stream_rng(config.seed, Stream::Tasks(u64::from(i)));
-            match config.scheduler {
-                Scheduler::Central => {
-                    central::Run::new(model, interconnect, config, rng).run(progress)
-                }
-                Scheduler::Stealing { retry } => {
-                    stealing::Run::new(model, interconnect, config, rng, retry).run(progress)
-                }
-            }
-        })
-        .collect();
+    Ok(())
+}
+
+/// Replication `index` of [`simulate`] alone, from its own random stream, so that
+/// replications can be computed anywhere (other threads, other processes) and joined
+/// in order by [`result_of`]. `config` must have passed [`check`].
+pub fn replicate(
+    model: &TaskModel,
+    interconnect: &Interconnect<'_>,
+    config: &SimConfig,
+    index: u32,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Replication {
+    let rng = stream_rng(config.seed, Stream::Tasks(u64::from(index)));
+    match config.scheduler {
+        Scheduler::Central => central::Run::new(model, interconnect, config, rng).run(progress),
+        Scheduler::Stealing { retry } => {
+            stealing::Run::new(model, interconnect, config, rng, retry).run(progress)
+        }
+    }
+}
+
+/// The result of `config`'s replications, given in order (all of them, as
+/// [`replicate`] made them).
+pub fn result_of(
+    replications: Vec<Replication>,
+    interconnect: &Interconnect<'_>,
+    config: &SimConfig,
+) -> TaskResult {
     let capacities: Vec<f64> = (0..interconnect.links(config.nodes) as u32)
         .map(|l| interconnect.capacity(l))
         .collect();
-    Ok(summarise(replications, config, &capacities))
+    summarise(replications, config, &capacities)
 }
 
 /// The statistics of the replications.

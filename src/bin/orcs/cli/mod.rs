@@ -240,7 +240,10 @@ impl Request {
     pub fn is_shared(&self) -> bool {
         matches!(
             self,
-            Request::Simulate(_) | Request::Matrix(_) | Request::Scan(_)
+            Request::Simulate(_)
+                | Request::Matrix(_)
+                | Request::Scan(_)
+                | Request::Tasks(tasks::TasksPlan::Run(_) | tasks::TasksPlan::Sweep(_))
         )
     }
 }

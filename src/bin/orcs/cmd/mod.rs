@@ -54,7 +54,7 @@ pub fn run(request: Request, ranks: Ranks) -> Result<ExitCode> {
         Request::Scan(plan) => scan::run(&plan, ranks),
         Request::Queue(plan) => queue::run(&plan),
         Request::Trace(plan) => trace::run(&plan),
-        Request::Tasks(plan) => tasks::run(&plan),
+        Request::Tasks(plan) => tasks::run(&plan, ranks),
         Request::Profile(plan) => profile::run(&plan),
         Request::Print(bytes) => {
             crate::output::write_whole("standard output", "-", &bytes)?;

@@ -9,13 +9,16 @@ use crate::cli::values::Format;
 use crate::output::create;
 use crate::progress::progress_bar_of;
 use anyhow::{Context, Result};
+use orcs::engine::ranks::Ranks;
 use orcs::fabric::input::InputSpec;
 use orcs::fabric::LoadedFabric;
 use orcs::flow::RankRoutes;
 use orcs::report::tasks;
 use orcs::report::trace::matrix::{write_csv, write_json, write_market, write_pfprof};
 use orcs::tasks::model::{CostSpec, Description, TreeSpec};
-use orcs::tasks::sim::{simulate, Interconnect, Scheduler, SimConfig, TaskModel};
+use orcs::tasks::sim::{
+    check, replicate, result_of, Interconnect, Scheduler, SimConfig, TaskModel,
+};
 use orcs::tasks::study::{TaskRun, TaskSweep};
 use orcs::tasks::{LoadTarget, Machine};
 use orcs::viz::draw::render_chart;
@@ -27,12 +30,13 @@ use std::process::ExitCode;
 /// Nodes on the crossbar when --nodes is not given.
 const DEFAULT_NODES: u32 = 100;
 
-/// Runs a task-model request.
-pub fn run(plan: &TasksPlan) -> Result<ExitCode> {
+/// Runs a task-model request; `run` and `sweep` share their replications over the ranks
+/// of `mpirun`.
+pub fn run(plan: &TasksPlan, ranks: Ranks) -> Result<ExitCode> {
     match plan {
         TasksPlan::Describe(p) => describe(p),
-        TasksPlan::Run(p) => run_point(p),
-        TasksPlan::Sweep(p) => sweep(p),
+        TasksPlan::Run(p) => run_point(p, ranks),
+        TasksPlan::Sweep(p) => sweep(p, ranks),
     }
 }
 
@@ -103,8 +107,9 @@ impl Placed {
     }
 }
 
-/// Loads and places `network`: every host (or --nodes of them) on a fabric.
-fn place(network: &NetworkPlan, plan: &SimulatePlan, seed: u64) -> Result<Placed> {
+/// Loads and places `network`: every host (or --nodes of them) on a fabric; warns
+/// unless `quiet`.
+fn place(network: &NetworkPlan, plan: &SimulatePlan, seed: u64, quiet: bool) -> Result<Placed> {
     match network {
         NetworkPlan::Crossbar => {
             let nodes = plan.machine.nodes.unwrap_or(DEFAULT_NODES);
@@ -126,7 +131,7 @@ fn place(network: &NetworkPlan, plan: &SimulatePlan, seed: u64) -> Result<Placed
                     path: path.clone(),
                     ..InputSpec::default()
                 },
-                false,
+                quiet,
             )?;
             let nodes = match plan.machine.nodes {
                 Some(n) => n,
@@ -173,18 +178,21 @@ struct Point<'a> {
     load: LoadTarget,
 }
 
-/// Simulates every tree × load on `placed`, in parallel, each point reporting its
-/// measured roots to `progress`.
+/// Simulates every tree × load on `placed`, each point reporting its measured roots to
+/// `progress`. The replications of all points are shared over `ranks` and computed in
+/// parallel; rank 0 returns the runs, the other ranks None.
 fn simulate_on(
     placed: &Placed,
     points: &[Point<'_>],
     plan: &SimulatePlan,
     seed: u64,
+    ranks: Ranks,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<Vec<TaskRun>> {
+) -> Result<Option<Vec<TaskRun>>> {
     let s = &plan.simulation;
     let interconnect = placed.interconnect();
-    points
+    // Every rank describes every point: the description fixes the point's arrival rate.
+    let prepared: Vec<(Description, TaskModel, SimConfig)> = points
         .par_iter()
         .map(|point| {
             let description = Description::new(
@@ -221,25 +229,57 @@ fn simulate_on(
                 confidence: s.confidence,
                 record_traffic: plan.matrix_out.is_some(),
             };
-            let result = simulate(&model, &interconnect, &config, progress)?;
-            Ok(TaskRun {
+            check(&interconnect, &config)?;
+            Ok((description, model, config))
+        })
+        .collect::<Result<_>>()?;
+    // Job j is replication j mod R of point j div R.
+    let per_point = u64::from(s.replications);
+    let replications = ranks.run_replications(points.len() as u64 * per_point, |jobs| {
+        jobs.into_par_iter()
+            .map(|j| {
+                let (_, model, config) = &prepared[(j / per_point) as usize];
+                replicate(
+                    model,
+                    &interconnect,
+                    config,
+                    (j % per_point) as u32,
+                    progress,
+                )
+            })
+            .collect()
+    });
+    let Some(replications) = replications else {
+        return Ok(None);
+    };
+    let mut replications = replications.into_iter();
+    let runs = prepared
+        .into_iter()
+        .map(|(description, _, config)| {
+            let mine = replications.by_ref().take(per_point as usize).collect();
+            TaskRun {
                 description,
                 network: placed.name.clone(),
                 placement: placed.placement.clone(),
                 node_names: placed.node_names.clone(),
                 link_names: placed.link_names.clone(),
                 link_capacities: placed.capacities.clone(),
+                result: result_of(mine, &interconnect, &config),
                 config,
-                result,
-            })
+            }
         })
-        .collect()
+        .collect();
+    Ok(Some(runs))
 }
 
 /// Simulates every network × scheduler × tree × costs × load of `plan`, networks in
-/// turn.
-fn simulate_all(plan: &SimulatePlan) -> Result<Vec<TaskRun>> {
-    let seed = plan.seed.unwrap_or_else(super::pick_seed);
+/// turn; rank 0 returns the runs, the other ranks of `mpirun` None after doing their
+/// share.
+fn simulate_all(plan: &SimulatePlan, ranks: Ranks) -> Result<Option<Vec<TaskRun>>> {
+    // Every rank must use rank 0's choice.
+    let seed = plan
+        .seed
+        .unwrap_or_else(|| ranks.chosen_by_root(super::pick_seed));
     let mut points: Vec<Point<'_>> = Vec::new();
     for &scheduler in &plan.machine.schedulers {
         for tree in &plan.model.trees {
@@ -257,19 +297,24 @@ fn simulate_all(plan: &SimulatePlan) -> Result<Vec<TaskRun>> {
     }
     let s = &plan.simulation;
     let total = (plan.networks.len() * points.len()) as u64 * s.roots * u64::from(s.replications);
-    let bar = progress_bar_of(total, "root tasks", false);
+    // Only rank 0 shows progress and warnings.
+    let quiet = !ranks.is_root();
+    let bar = progress_bar_of(total, "root tasks", quiet);
     let mut runs = Vec::new();
     for network in &plan.networks {
-        let placed = place(network, plan, seed)?;
-        runs.extend(simulate_on(&placed, &points, plan, seed, &|done| {
-            bar.inc(done)
-        })?);
+        let placed = place(network, plan, seed, quiet)?;
+        let done = simulate_on(&placed, &points, plan, seed, ranks, &|done| bar.inc(done))?;
+        runs.extend(done.into_iter().flatten());
     }
     bar.finish_and_clear();
-    Ok(runs)
+    Ok(ranks.is_root().then_some(runs))
 }
 
-fn run_point(plan: &SimulatePlan) -> Result<ExitCode> {
+fn run_point(plan: &SimulatePlan, ranks: Ranks) -> Result<ExitCode> {
+    if !ranks.is_root() {
+        simulate_all(plan, ranks)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     // Outputs first, so that a bad path fails before the work.
     let mut out = create(OUTPUT, plan.output.as_deref().unwrap_or("-"))?;
     let mut links = plan
@@ -282,7 +327,9 @@ fn run_point(plan: &SimulatePlan) -> Result<ExitCode> {
         .as_deref()
         .map(|p| create("--matrix-out", p))
         .transpose()?;
-    let run = simulate_all(plan)?.remove(0);
+    let run = (simulate_all(plan, ranks)?)
+        .expect("rank 0 gathers the runs")
+        .remove(0);
     if let (Some(file), Some(path)) = (&mut matrix, &plan.matrix_out) {
         let traffic = run.traffic().expect("recorded when --matrix-out is given");
         let lower = path.to_ascii_lowercase();
@@ -311,7 +358,11 @@ fn run_point(plan: &SimulatePlan) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn sweep(plan: &SimulatePlan) -> Result<ExitCode> {
+fn sweep(plan: &SimulatePlan, ranks: Ranks) -> Result<ExitCode> {
+    if !ranks.is_root() {
+        simulate_all(plan, ranks)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut out = create(OUTPUT, plan.output.as_deref().unwrap_or("-"))?;
     let mut plot = plan
         .plot
@@ -319,7 +370,7 @@ fn sweep(plan: &SimulatePlan) -> Result<ExitCode> {
         .map(|request| Ok::<_, anyhow::Error>((create(PLOT, &request.path)?, request)))
         .transpose()?;
     let sweep = TaskSweep {
-        points: simulate_all(plan)?,
+        points: simulate_all(plan, ranks)?.expect("rank 0 gathers the runs"),
     };
     if let Some((file, request)) = &mut plot {
         let mut figure = tasks_plot::completion_plot(&sweep);
