@@ -127,11 +127,7 @@ impl Pattern {
                 let n = ctx.commsize;
                 let per_level = self.level_bound(n);
                 let levels = self.simple_levels(n) as u64;
-                let total = match self {
-                    Pattern::Ring => levels,
-                    _ => per_level.saturating_mul(levels),
-                };
-                (per_level, total)
+                (per_level, per_level.saturating_mul(levels))
             }
         }
     }
@@ -522,6 +518,31 @@ mod tests {
         };
         e.push_level(&[(0, 1)]);
         assert_eq!(e.level(0), &[(0, 1)]);
+    }
+
+    #[test]
+    fn pair_bounds_are_reached_by_the_deterministic_patterns() {
+        // The bounds size buffers and refuse runs, so they must not be loose where the
+        // largest level is known: these patterns reach them exactly (on powers of two;
+        // on odd sizes bisect_fb_sym, for one, leaves a rank out).
+        for n in [4u32, 8, 16] {
+            for pat in [
+                Pattern::Bisect,
+                Pattern::BisectFbSym,
+                Pattern::Tree,
+                Pattern::Bruck,
+                Pattern::Ring,
+                // Clipped to n − 1: every rank sends to every other.
+                Pattern::Neighbor { k: 100 },
+            ] {
+                let c = ctx(n);
+                let out = gen(&pat, &c);
+                let largest = out.iter().map(|l| l.len() as u64).max().unwrap();
+                let (per_level, total) = pat.pair_bounds(&c);
+                assert_eq!(per_level, largest, "{pat:?} on {n}");
+                assert_eq!(total, per_level * out.num_levels() as u64, "{pat:?} on {n}");
+            }
+        }
     }
 
     proptest! {
