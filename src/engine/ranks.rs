@@ -128,11 +128,7 @@ impl Ranks {
         runs: u64,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Option<SimOutcome> {
-        let mine = sim.run_range(self.slice(runs), progress);
-        if self.size == 1 {
-            return Some(mine);
-        }
-        self.gather(mine)
+        self.gather(sim.run_range(self.slice(runs), progress))
     }
 
     /// Runs this rank's slice of a weighted simulation's `runs` (`-p matrix`); rank 0
@@ -143,11 +139,7 @@ impl Ranks {
         runs: u64,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Option<WeightedOutcome> {
-        let mine = sim.run_range(self.slice(runs), progress);
-        if self.size == 1 {
-            return Some(mine);
-        }
-        self.gather(mine)
+        self.gather(sim.run_range(self.slice(runs), progress))
     }
 
     /// Shares `jobs` replications of the task model out: this rank makes
@@ -159,16 +151,17 @@ impl Ranks {
         jobs: u64,
         make: impl FnOnce(std::ops::Range<u64>) -> Vec<Replication>,
     ) -> Option<Vec<Replication>> {
-        let mine = make(self.slice(jobs));
-        if self.size == 1 {
-            return Some(mine);
-        }
-        self.gather(mine)
+        self.gather(make(self.slice(jobs)))
     }
 
+    /// Rank 0: its own slice joined with every other rank's, in rank order; the other
+    /// ranks: None, after sending theirs.
     #[cfg(feature = "mpi")]
     fn gather<T: Slice>(&self, mine: T) -> Option<T> {
         use mpi::traits::{Communicator, Destination, Source};
+        if self.size == 1 {
+            return Some(mine);
+        }
         let world = mpi::topology::SimpleCommunicator::world();
         if !self.is_root() {
             world.process_at_rank(0).send(&mine.to_bytes()[..]);
@@ -182,6 +175,7 @@ impl Ranks {
         Some(T::combine(parts))
     }
 
+    /// One rank: its own slice is the whole.
     #[cfg(not(feature = "mpi"))]
     fn gather<T>(&self, mine: T) -> Option<T> {
         Some(mine)
