@@ -29,6 +29,17 @@ fn mpirun(ranks: usize, args: &[&str]) -> Run {
     }
 }
 
+/// The standard output of a run under `mpirun` is that of one process, byte for byte.
+fn assert_same_output(split: &Run, single: &Run) {
+    assert_eq!(
+        split.stdout,
+        single.stdout,
+        "{}\nvs\n{}",
+        split.describe(),
+        single.describe()
+    );
+}
+
 #[test]
 fn ranks_print_the_one_process_bytes() {
     let cases: [&[&str]; 5] = [
@@ -91,13 +102,7 @@ fn ranks_print_the_one_process_bytes() {
         let single = orcs(args).ok();
         for ranks in [2, 3] {
             let split = mpirun(ranks, args).ok();
-            assert_eq!(
-                split.stdout,
-                single.stdout,
-                "{}\nvs\n{}",
-                split.describe(),
-                single.describe()
-            );
+            assert_same_output(&split, &single);
         }
     }
 }
@@ -152,13 +157,7 @@ fn a_matrix_split_over_ranks_prints_the_one_process_bytes() {
             let mut with_links = args.clone();
             with_links.extend(["--links", split_links.to_str().unwrap()]);
             let split = mpirun(ranks, &with_links).ok();
-            assert_eq!(
-                split.stdout,
-                single.stdout,
-                "{}\nvs\n{}",
-                split.describe(),
-                single.describe()
-            );
+            assert_same_output(&split, &single);
             assert_eq!(
                 std::fs::read(&split_links).unwrap(),
                 std::fs::read(&one_links).unwrap(),
@@ -198,7 +197,7 @@ fn task_model_replications_split_over_ranks_print_the_one_process_bytes() {
     let single = orcs(&sweep).ok();
     for ranks in [2, 3] {
         let split = mpirun(ranks, &sweep).ok();
-        assert_eq!(split.stdout, single.stdout, "{}", split.describe());
+        assert_same_output(&split, &single);
     }
     let files = |tag: &str| {
         let links = dir.path().join(format!("links-{tag}.csv"));
@@ -234,7 +233,7 @@ fn task_model_replications_split_over_ranks_print_the_one_process_bytes() {
         let tag = ranks.to_string();
         let args = point(&tag);
         let split = mpirun(ranks, &args.iter().map(String::as_str).collect::<Vec<_>>()).ok();
-        assert_eq!(split.stdout, single.stdout, "{}", split.describe());
+        assert_same_output(&split, &single);
         let (one_links, one_matrix) = files("one");
         let (links, matrix) = files(&tag);
         for (a, b) in [(links, one_links), (matrix, one_matrix)] {
