@@ -323,6 +323,38 @@ mod tests {
     }
 
     #[test]
+    fn ptrnvsptrn_redraws_the_second_part_only_beside_a_first_part_with_pairs() {
+        // The first part (c1 = 0, c2 = 1: its one sender always idles) is empty at every
+        // level. The second part's one sender is always diverted, idles with chance 1/2,
+        // and otherwise has no other rank to go to, so it sends to its receiver. §5.7
+        // regenerates an empty second part only beside a first part with pairs, so a run
+        // ends at once exactly when the second sender idles: in half the runs. Redrawing
+        // it beside an empty first part as well would end only a quarter of them.
+        let pat = p(
+            "ptrnvsptrn",
+            Some("recvs_all_src:1,0,1::recvs_all_src:1,0,0.5"),
+        );
+        let c = ctx_z(4, 2);
+        let runs = 4000;
+        let mut empty = 0;
+        let mut out = Levels::new();
+        for seed in 0..runs {
+            pat.generate(&c, &mut rng(seed), &mut out);
+            match out.num_levels() {
+                0 => empty += 1,
+                1 => assert_eq!(render(&out), "3>2"),
+                k => panic!("{k} levels"),
+            }
+        }
+        let share = empty as f64 / runs as f64;
+        // Binomial standard deviation √(¼ / 4000) ≈ 0.008.
+        assert!(
+            (share - 0.5).abs() < 0.04,
+            "{share} of the runs had no level"
+        );
+    }
+
+    #[test]
     fn ptrnvsptrn_level_formula_matches_generation() {
         let parts = all_simple_patterns();
         for n in [5u32, 8, 13] {
