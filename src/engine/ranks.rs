@@ -5,7 +5,8 @@
 //! combines the slices in rank order (`SimOutcome::combine`) and alone writes the
 //! output, so the bytes are those one process writes with the same seed. A weighted
 //! simulation (`-p matrix`) is shared the same way ([`Ranks::run_weighted`]), and so are
-//! the task model's replications ([`Ranks::run_replications`]). A
+//! the task model's replications ([`Ranks::run_replications`]), and a trace's replay
+//! on many configurations ([`Ranks::run_replay`]: each rank replays a slice of them). A
 //! scan ([`crate::scan::run`]) gives each rank every K-th pending cell. Without the
 //! feature, or outside `mpirun`, there is one rank and everything runs here.
 //!
@@ -20,6 +21,9 @@ use crate::engine::unit::{SimOutcome, Simulation};
 use crate::engine::weighted::WeightedLinks;
 use crate::engine::weighted::{WeightedOutcome, WeightedSimulation};
 use crate::tasks::sim::Replication;
+use crate::trace::replay::ReplayPart;
+#[cfg(any(feature = "mpi", test))]
+use crate::trace::replay::{Outcome, ReplayNotes};
 
 /// This process's place among the ranks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -152,6 +156,20 @@ impl Ranks {
         make: impl FnOnce(std::ops::Range<u64>) -> Vec<Replication>,
     ) -> Option<Vec<Replication>> {
         self.gather(make(self.slice(jobs)))
+    }
+
+    /// Shares the replay of `configs` configurations out: this rank replays
+    /// `replay(its slice of 0..configs)`; rank 0 returns the part of every
+    /// configuration, in order, the others None after sending theirs. An error stops
+    /// this rank before it sends anything.
+    pub fn run_replay<E>(
+        &self,
+        configs: usize,
+        replay: impl FnOnce(std::ops::Range<usize>) -> Result<ReplayPart, E>,
+    ) -> Result<Option<ReplayPart>, E> {
+        let slice = self.slice(configs as u64);
+        let part = replay(slice.start as usize..slice.end as usize)?;
+        Ok(self.gather(part))
     }
 
     /// Rank 0: its own slice joined with every other rank's, in rank order; the other
@@ -411,6 +429,80 @@ impl Slice for Vec<Replication> {
     }
 }
 
+#[cfg(any(feature = "mpi", test))]
+impl Slice for ReplayPart {
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::new();
+        b.extend_from_slice(&(self.outcomes.len() as u64).to_le_bytes());
+        for o in &self.outcomes {
+            put_floats(
+                &mut b,
+                &[
+                    o.time,
+                    o.computation,
+                    o.imbalance,
+                    o.latency,
+                    o.bandwidth,
+                    o.contention,
+                ],
+            );
+            // No rule: u64::MAX, which no index of a rule list reaches.
+            b.extend_from_slice(&o.rule.map_or(u64::MAX, |r| r as u64).to_le_bytes());
+        }
+        let n = &self.notes;
+        put_list(
+            &mut b,
+            &[
+                n.unsized_messages,
+                n.null_peer_messages,
+                n.intercomm_collectives,
+                n.rendezvous_buffered,
+                n.unreceived_messages,
+                n.rendezvous_unposted,
+            ],
+        );
+        b
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Option<Self> {
+        let mut at = 0usize;
+        let n = word_at(bytes, &mut at)?;
+        let mut outcomes = Vec::new();
+        for _ in 0..n {
+            let [time, computation, imbalance, latency, bandwidth, contention] =
+                floats_at(bytes, &mut at)?.try_into().ok()?;
+            let rule = match word_at(bytes, &mut at)? {
+                u64::MAX => None,
+                r => Some(usize::try_from(r).ok()?),
+            };
+            outcomes.push(Outcome {
+                time,
+                computation,
+                imbalance,
+                latency,
+                bandwidth,
+                contention,
+                rule,
+            });
+        }
+        let [unsized_messages, null_peer_messages, intercomm_collectives, rendezvous_buffered, unreceived_messages, rendezvous_unposted] =
+            list_at(bytes, &mut at)?.try_into().ok()?;
+        let notes = ReplayNotes {
+            unsized_messages,
+            null_peer_messages,
+            intercomm_collectives,
+            rendezvous_buffered,
+            unreceived_messages,
+            rendezvous_unposted,
+        };
+        (at == bytes.len()).then_some(ReplayPart { outcomes, notes })
+    }
+
+    fn combine(parts: Vec<Self>) -> Self {
+        ReplayPart::join(parts)
+    }
+}
+
 // Only MPI ranks exchange outcomes as bytes.
 #[cfg(any(feature = "mpi", test))]
 /// Appends `list` length-prefixed, as little-endian u64.
@@ -492,6 +584,55 @@ mod tests {
         let mut longer = bytes.clone();
         longer.push(0);
         assert!(<Vec<Replication> as Slice>::from_bytes(&longer).is_none());
+    }
+
+    #[test]
+    fn replay_parts_survive_bytes_field_by_field_and_join_in_order() {
+        let outcome = |k: usize| Outcome {
+            time: 1.0 + k as f64,
+            computation: 0.25,
+            imbalance: -0.0,
+            latency: 1e-300,
+            bandwidth: f64::NAN,
+            contention: 3.5 * k as f64,
+            rule: (k % 2 == 0).then_some(k),
+        };
+        let notes = |k: u64| ReplayNotes {
+            unsized_messages: k,
+            null_peer_messages: 2 * k,
+            intercomm_collectives: 3,
+            rendezvous_buffered: 4 + k,
+            unreceived_messages: 5,
+            rendezvous_unposted: 6 * k,
+        };
+        let first = ReplayPart {
+            outcomes: (0..3).map(outcome).collect(),
+            notes: notes(1),
+        };
+        let bytes = first.to_bytes();
+        let back = ReplayPart::from_bytes(&bytes).unwrap();
+        assert_eq!(back.to_bytes(), bytes);
+        assert_eq!(back.notes, notes(1));
+        assert_eq!(back.outcomes[1].rule, None);
+        assert_eq!(back.outcomes[2].rule, Some(2));
+        assert_eq!(back.outcomes[2].contention, 7.0);
+        assert_eq!(back.outcomes[0].latency, 1e-300);
+        assert!(back.outcomes[0].bandwidth.is_nan());
+        let second = ReplayPart {
+            outcomes: vec![outcome(3)],
+            notes: notes(0),
+        };
+        let joined = ReplayPart::combine(vec![back, ReplayPart::default(), second]);
+        let times: Vec<f64> = joined.outcomes.iter().map(|o| o.time).collect();
+        assert_eq!(times, [1.0, 2.0, 3.0, 4.0]);
+        // Every rank replays the same trace: a note is counted once, not once a rank.
+        assert_eq!(joined.notes, notes(1));
+        for cut in [1, 8, bytes.len() - 1] {
+            assert!(ReplayPart::from_bytes(&bytes[..cut]).is_none());
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(ReplayPart::from_bytes(&longer).is_none());
     }
 
     #[test]

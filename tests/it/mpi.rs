@@ -1,8 +1,8 @@
 //! Under `mpirun` (cargo feature `mpi`), a simulation (patterns, `-p matrix`, the task
-//! model) split over 2 and 3 ranks prints exactly the bytes of one process with the same
-//! seed, and a scan's records equal the one-process scan's. The module exists with the `mpi` feature only; CI builds the
-//! feature and runs these with Open MPI: `cargo test --release --features mpi --test it
-//! mpi::`.
+//! model) and a trace's replay split over 2 and 3 ranks print exactly the bytes of one
+//! process with the same seed, and a scan's records equal the one-process scan's. The
+//! module exists with the `mpi` feature only; CI builds the feature and runs these with
+//! Open MPI: `cargo test --release --features mpi --test it mpi::`.
 
 use crate::support::*;
 use std::process::Command;
@@ -244,6 +244,97 @@ fn task_model_replications_split_over_ranks_print_the_one_process_bytes() {
             );
         }
     }
+}
+
+#[test]
+fn a_trace_replay_split_over_ranks_prints_the_one_process_bytes() {
+    // The default grid's 105 configurations off a fabric, 7 of them on a fabric with a
+    // random placement, and 2 configurations over 3 ranks (one rank replays none). The
+    // rendezvous fixture's note on standard error comes once, from rank 0.
+    let meta = "tests/fixtures/dumpi/testtrace/testtrace.meta";
+    let rendezvous = "tests/fixtures/dumpi/rendezvous/rendezvous.meta";
+    let fabric = "topologies/kary-ntree-4-3.dmodk.dot";
+    let cases: [&[&str]; 4] = [
+        &["trace", "classify", meta, "--format", "json"],
+        &[
+            "trace",
+            "classify",
+            meta,
+            "--fabric",
+            fabric,
+            "--placement",
+            "rand",
+            "--seed",
+            "11",
+            "--latency",
+            "1us,10us,100us",
+            "--bandwidth",
+            "1Gb/s,100Gb/s",
+            "--format",
+            "csv",
+        ],
+        &[
+            "trace",
+            "classify",
+            rendezvous,
+            "--latency",
+            "2us",
+            "--bandwidth",
+            "1Gb/s,10Gb/s",
+        ],
+        &[
+            "trace",
+            "classify",
+            rendezvous,
+            "--fabric",
+            TWO,
+            "--latency",
+            "2us",
+            "--bandwidth",
+            "1Gb/s,10Gb/s",
+        ],
+    ];
+    for args in cases {
+        let single = orcs(args).ok();
+        for ranks in [2, 3] {
+            let split = mpirun(ranks, args).ok();
+            assert_same_output(&split, &single);
+            assert_eq!(split.stderr, single.stderr, "{}", split.describe());
+        }
+    }
+    // A seed drawn by rank 0 places the ranks of every rank's replay.
+    let drawn = mpirun(
+        3,
+        &[
+            "trace",
+            "classify",
+            meta,
+            "--fabric",
+            fabric,
+            "--placement",
+            "rand",
+        ],
+    )
+    .ok();
+    let seed = drawn
+        .stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("orcs: using --seed "))
+        .unwrap_or_else(|| panic!("no seed printed\n{}", drawn.describe()));
+    assert_eq!(drawn.stderr.matches("using --seed").count(), 1);
+    let again = orcs(&[
+        "trace",
+        "classify",
+        meta,
+        "--fabric",
+        fabric,
+        "--placement",
+        "rand",
+        "--seed",
+        seed,
+    ])
+    .ok();
+    assert_same_output(&drawn, &again);
 }
 
 #[test]

@@ -216,7 +216,52 @@ pub struct OnFabric<'a> {
     pub about: FabricUse,
 }
 
+/// The outcomes of a range of a replay's configurations, and its notes: what a rank of
+/// `mpirun` replays and sends to rank 0 ([`replay_trace_part`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ReplayPart {
+    /// One per configuration of the range, in order.
+    pub outcomes: Vec<Outcome>,
+    /// What was replayed with care or left out.
+    pub notes: ReplayNotes,
+}
+
+impl ReplayPart {
+    /// Joins the parts of consecutive ranges, given in order: the outcomes one after
+    /// the other, and each note the largest any part counted, as the passes of one
+    /// replay on a fabric join theirs (every part replays the same trace).
+    pub fn join(parts: Vec<ReplayPart>) -> ReplayPart {
+        let mut all = ReplayPart::default();
+        for part in parts {
+            all.outcomes.extend(part.outcomes);
+            all.notes.most(&part.notes);
+        }
+        all
+    }
+}
+
 impl Replay {
+    /// The replay of a trace of `ranks` ranks on `options`, on `fabric` when given,
+    /// from the part of all its configurations (`part.outcomes` has one outcome per
+    /// configuration of `options`, in order).
+    pub fn new(
+        ranks: u32,
+        options: &ReplayOptions,
+        fabric: Option<&OnFabric>,
+        part: ReplayPart,
+    ) -> Replay {
+        debug_assert_eq!(part.outcomes.len(), options.configs.len());
+        Replay {
+            ranks,
+            configs: options.configs.clone(),
+            outcomes: part.outcomes,
+            rules: options.rules.clone(),
+            eager_limit: options.eager_limit,
+            notes: part.notes,
+            fabric: fabric.map(|f| f.about.clone()),
+        }
+    }
+
     /// The class of configuration `k` (`unclassified` when no rule applies).
     pub fn class(&self, k: usize) -> &str {
         self.outcomes[k]
@@ -252,15 +297,11 @@ impl ReplayError {
     }
 }
 
-/// The network of `options`, as the clocks take it.
-fn network(options: &ReplayOptions) -> Network {
+/// The network of `configs` with the rest of `options`, as the clocks take it.
+fn network(configs: &[Config], options: &ReplayOptions) -> Network {
     Network {
-        alpha: options.configs.iter().map(|c| c.latency).collect(),
-        beta: options
-            .configs
-            .iter()
-            .map(Config::seconds_per_byte)
-            .collect(),
+        alpha: configs.iter().map(|c| c.latency).collect(),
+        beta: configs.iter().map(Config::seconds_per_byte).collect(),
         eager_limit: options.eager_limit,
         algorithms: options.algorithms.clone(),
     }
@@ -321,8 +362,52 @@ pub fn replay_files_on(
     fabric: Option<&OnFabric>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Replay, ReplayError> {
+    let part = replay_files_part(files, options, fabric, 0..options.configs.len(), progress)?;
+    Ok(Replay::new(files.len() as u32, options, fabric, part))
+}
+
+/// Replays `trace` on configurations `configs` of `options` alone, on `fabric` when
+/// given, as the ranks of `mpirun` share a replay out: the parts of consecutive ranges
+/// joined ([`ReplayPart::join`]) equal the part of their union, bit for bit, because
+/// each configuration's clocks never depend on the others'. An empty range replays
+/// nothing and reads no file. See [`replay_trace`] and [`replay_trace_on`].
+pub fn replay_trace_part(
+    trace: &Trace,
+    options: &ReplayOptions,
+    fabric: Option<&OnFabric>,
+    configs: std::ops::Range<usize>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<ReplayPart, ReplayError> {
     if options.configs.is_empty() {
         return Err(ReplayError::Config("no configuration to replay on".into()));
+    }
+    if configs.is_empty() {
+        return Ok(ReplayPart::default());
+    }
+    replay_files_part(&rank_files(trace)?, options, fabric, configs, progress)
+}
+
+/// [`replay_trace_part`] on the rank files `files` (world rank = index).
+fn replay_files_part(
+    files: &[RankFile],
+    options: &ReplayOptions,
+    fabric: Option<&OnFabric>,
+    configs: std::ops::Range<usize>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<ReplayPart, ReplayError> {
+    if options.configs.is_empty() {
+        return Err(ReplayError::Config("no configuration to replay on".into()));
+    }
+    let Some(slice) = options.configs.get(configs.clone()) else {
+        return Err(ReplayError::Config(format!(
+            "configurations {}..{} asked of {}",
+            configs.start,
+            configs.end,
+            options.configs.len()
+        )));
+    };
+    if slice.is_empty() {
+        return Ok(ReplayPart::default());
     }
     if let Some(f) = fabric {
         if f.routes.ranks() != files.len() {
@@ -343,7 +428,7 @@ pub fn replay_files_on(
     let members: Vec<Vec<u32>> = (0..communicators.len() as u32)
         .map(|g| communicators.members_of(g).to_vec())
         .collect();
-    let network = network(options);
+    let network = network(slice, options);
     let pass = |network: &Network| -> Result<(Clocks, ReplayNotes), ReplayError> {
         let sources: Vec<lower::RankEvents> = files
             .iter()
@@ -390,14 +475,9 @@ pub fn replay_files_on(
             (Clocks::concat(&parts), notes)
         }
     };
-    Ok(Replay {
-        ranks: size,
-        configs: options.configs.clone(),
+    Ok(ReplayPart {
         outcomes: outcomes(&clocks, &options.rules),
-        rules: options.rules.clone(),
-        eager_limit: options.eager_limit,
         notes,
-        fabric: fabric.map(|f| f.about.clone()),
     })
 }
 

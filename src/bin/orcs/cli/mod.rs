@@ -244,6 +244,7 @@ impl Request {
                 | Request::Matrix(_)
                 | Request::Scan(_)
                 | Request::Tasks(tasks::TasksPlan::Run(_) | tasks::TasksPlan::Sweep(_))
+                | Request::Trace(trace::TracePlan::Classify(_))
         )
     }
 }

@@ -53,7 +53,7 @@ pub fn run(request: Request, ranks: Ranks) -> Result<ExitCode> {
         Request::Jobs(plan) => jobs::run(&plan),
         Request::Scan(plan) => scan::run(&plan, ranks),
         Request::Queue(plan) => queue::run(&plan),
-        Request::Trace(plan) => trace::run(&plan),
+        Request::Trace(plan) => trace::run(&plan, ranks),
         Request::Tasks(plan) => tasks::run(&plan, ranks),
         Request::Profile(plan) => profile::run(&plan),
         Request::Print(bytes) => {

@@ -12,6 +12,7 @@ use crate::cli::values::Format;
 use crate::output::create;
 use crate::progress::{busy, progress_bar_of};
 use anyhow::{bail, Context, Result};
+use orcs::engine::ranks::Ranks;
 use orcs::flow::RankRoutes;
 use orcs::report::trace::classify;
 use orcs::report::trace::matrix::{write_csv, write_json, write_market, write_pfprof};
@@ -20,23 +21,25 @@ use orcs::trace::dumpi::ascii::dump_rank;
 use orcs::trace::dumpi::Trace;
 use orcs::trace::replay::classify::{Rules, DEFAULT_RULES};
 use orcs::trace::replay::{
-    config, replay_trace, replay_trace_on, OnFabric, ReplayNotes, ReplayOptions,
+    config, replay_trace_part, OnFabric, Replay, ReplayNotes, ReplayOptions,
 };
 use orcs::trace::summary::{for_each_rank, RankSummary};
 use orcs::trace::traffic::{trace_traffic, Notes};
 use orcs::viz::draw::render_chart;
 use orcs::viz::replay_plot;
+use orcs::workload::mapping::SubsetMethod;
 use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
-/// Runs a trace request.
-pub fn run(plan: &TracePlan) -> Result<ExitCode> {
+/// Runs a trace request; `classify` shares its configurations over the ranks of
+/// `mpirun`, the others run on rank 0.
+pub fn run(plan: &TracePlan, ranks: Ranks) -> Result<ExitCode> {
     match plan {
         TracePlan::Dump(p) => dump(p),
         TracePlan::Matrix(p) => matrix(p),
         TracePlan::Stats(p) => stats(p),
-        TracePlan::Classify(p) => classify(p),
+        TracePlan::Classify(p) => classify(p, ranks),
         TracePlan::Rules(p) => {
             let mut out = create(OUTPUT, p.output.as_deref().unwrap_or("-"))?;
             out.write_all(DEFAULT_RULES.as_bytes())?;
@@ -46,7 +49,88 @@ pub fn run(plan: &TracePlan) -> Result<ExitCode> {
     }
 }
 
-fn classify(plan: &ClassifyPlan) -> Result<ExitCode> {
+/// Replays the trace on every configuration and writes the table and the plot. Under
+/// `mpirun` every rank replays a slice of the configurations and rank 0 alone writes
+/// and prints, the bytes of one process.
+fn classify(plan: &ClassifyPlan, ranks: Ranks) -> Result<ExitCode> {
+    let quiet = !ranks.is_root();
+    let options = replay_options(plan)?;
+    let trace = Trace::open(Path::new(&plan.trace))?;
+    let fabric = match &plan.placement {
+        Some(placement) => Some((placement, super::load(&placement.input, quiet)?)),
+        None => None,
+    };
+    // Every rank must place the ranks as rank 0 does.
+    let seed = match (&plan.placement, plan.seed) {
+        (Some(placement), None) if placement.method == SubsetMethod::Rand => {
+            Some(ranks.chosen_by_root(super::pick_seed))
+        }
+        (_, seed) => seed,
+    };
+    // Rank 0 creates the output files before the work, so that a bad path fails at once.
+    let outputs = if ranks.is_root() {
+        let out = create(OUTPUT, plan.output.as_deref().unwrap_or("-"))?;
+        let plot_out = match &plan.plot {
+            Some(request) => Some((create(PLOT, &request.path)?, request)),
+            None => None,
+        };
+        Some((out, plot_out))
+    } else {
+        None
+    };
+    let placed = match &fabric {
+        Some((placement, loaded)) => Some((
+            super::place(
+                placement,
+                seed,
+                loaded,
+                trace.ranks.len(),
+                "the trace's ranks",
+            )?,
+            loaded.fabric.edge_capacities(&placement.input.path)?,
+        )),
+        None => None,
+    };
+    let on = match (&fabric, &placed) {
+        (Some((_, loaded)), Some(((hosts, about), capacities))) => Some(OnFabric {
+            routes: RankRoutes::new(&loaded.fabric, &loaded.table, hosts)
+                .with_capacities(capacities),
+            about: about.clone(),
+        }),
+        _ => None,
+    };
+    let part = ranks.run_replay(options.configs.len(), |mine| match &on {
+        Some(on) => {
+            let bar = progress_bar_of(mine.len() as u64, "configurations", quiet);
+            let part = replay_trace_part(&trace, &options, Some(on), mine, &|done| bar.inc(done));
+            bar.finish_and_clear();
+            part
+        }
+        None => busy(&format!("replaying {}", plan.trace), quiet, || {
+            replay_trace_part(&trace, &options, None, mine, &|_| {})
+        }),
+    })?;
+    let (Some(part), Some((mut out, plot_out))) = (part, outputs) else {
+        return Ok(ExitCode::SUCCESS);
+    };
+    let replay = Replay::new(trace.ranks.len() as u32, &options, on.as_ref(), part);
+    if let Some((mut file, request)) = plot_out {
+        let mut figure = replay_plot::replay_plot(&plan.trace, &replay);
+        file.write_all(&render_chart(&mut figure, request.format, &request.style)?)?;
+        file.commit()?;
+    }
+    match plan.format {
+        Format::Text => classify::write_text(&mut out, &plan.trace, &replay)?,
+        Format::Json => classify::write_json(&mut out, &plan.trace, &replay)?,
+        Format::Csv => classify::write_csv(&mut out, &replay)?,
+    }
+    out.commit()?;
+    warn_replay_notes(&replay.notes);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The configurations, rules and replay settings of `plan`, their files read.
+fn replay_options(plan: &ClassifyPlan) -> Result<ReplayOptions> {
     let read =
         |path: &str| orcs::fabric::read_text(path).with_context(|| format!("cannot read '{path}'"));
     let configs = match &plan.grid {
@@ -61,60 +145,12 @@ fn classify(plan: &ClassifyPlan) -> Result<ExitCode> {
         Some(path) => Rules::parse(path, &read(path)?)?,
         None => Rules::default(),
     };
-    let options = ReplayOptions {
+    Ok(ReplayOptions {
         configs,
         eager_limit: plan.eager_limit,
         algorithms: plan.algorithms.clone(),
         rules,
-    };
-    let trace = Trace::open(Path::new(&plan.trace))?;
-    let fabric = match &plan.placement {
-        Some(placement) => Some((placement, super::load(&placement.input, false)?)),
-        None => None,
-    };
-    // Create the output files before the work, so that a bad path fails at once.
-    let mut out = create(OUTPUT, plan.output.as_deref().unwrap_or("-"))?;
-    let plot_out = match &plan.plot {
-        Some(request) => Some((create(PLOT, &request.path)?, request)),
-        None => None,
-    };
-    let replay = match &fabric {
-        Some((placement, loaded)) => {
-            let (hosts, about) = super::place(
-                placement,
-                plan.seed,
-                loaded,
-                trace.ranks.len(),
-                "the trace's ranks",
-            )?;
-            let capacities = loaded.fabric.edge_capacities(&placement.input.path)?;
-            let on = OnFabric {
-                routes: RankRoutes::new(&loaded.fabric, &loaded.table, &hosts)
-                    .with_capacities(&capacities),
-                about,
-            };
-            let bar = progress_bar_of(options.configs.len() as u64, "configurations", false);
-            let replay = replay_trace_on(&trace, &options, &on, &|done| bar.inc(done));
-            bar.finish_and_clear();
-            replay?
-        }
-        None => busy(&format!("replaying {}", plan.trace), false, || {
-            replay_trace(&trace, &options)
-        })?,
-    };
-    if let Some((mut file, request)) = plot_out {
-        let mut figure = replay_plot::replay_plot(&plan.trace, &replay);
-        file.write_all(&render_chart(&mut figure, request.format, &request.style)?)?;
-        file.commit()?;
-    }
-    match plan.format {
-        Format::Text => classify::write_text(&mut out, &plan.trace, &replay)?,
-        Format::Json => classify::write_json(&mut out, &plan.trace, &replay)?,
-        Format::Csv => classify::write_csv(&mut out, &replay)?,
-    }
-    out.commit()?;
-    warn_replay_notes(&replay.notes);
-    Ok(ExitCode::SUCCESS)
+    })
 }
 
 /// Tells on standard error what was replayed with care or left out.

@@ -429,6 +429,55 @@ fn every_rank_of_the_trace_needs_a_host() {
     assert_eq!(replay.fabric.unwrap().placement, "by hand");
 }
 
+#[test]
+fn parts_of_consecutive_ranges_join_into_the_whole_replay() {
+    // Each configuration's clocks never depend on another's, so slices of the
+    // configurations replayed apart, as the ranks of mpirun replay them, join into the
+    // whole replay bit for bit, on a fabric and off it. The rendezvous fixture counts a
+    // message to MPI_PROC_NULL in every part, which the join must count once.
+    let f = line(2, 2);
+    let options = ReplayOptions {
+        configs: ReplayOptions::default().configs[..7].to_vec(),
+        ..ReplayOptions::default()
+    };
+    for (trace, hosts) in [
+        (super::testtrace(), vec![0, 1, 2, 3]),
+        (super::fixture("rendezvous"), vec![0, 2]),
+    ] {
+        let on = OnFabric {
+            routes: RankRoutes::new(&f.fabric, &f.table, &hosts),
+            about: FabricUse {
+                fabric: "line".into(),
+                placement: "by hand".into(),
+                hosts: Vec::new(),
+            },
+        };
+        for fabric in [None, Some(&on)] {
+            let part = |range: std::ops::Range<usize>| {
+                replay_trace_part(&trace, &options, fabric, range, &|_| {}).unwrap()
+            };
+            let whole = part(0..7);
+            let files: Vec<_> = (0..trace.ranks.len())
+                .map(|k| trace.rank_file(k).unwrap())
+                .collect();
+            let replay = replay_files_on(&files, &options, fabric, &|_| {}).unwrap();
+            assert_eq!(replay.outcomes, whole.outcomes);
+            assert_eq!(replay.notes, whole.notes);
+            assert!(whole.outcomes.iter().all(|o| o.time > 0.0));
+            for cuts in [&[0, 7][..], &[0, 0, 3, 7], &[0, 1, 2, 6, 7, 7]] {
+                let parts = cuts.windows(2).map(|w| part(w[0]..w[1])).collect();
+                assert_eq!(ReplayPart::join(parts), whole, "cut at {cuts:?}");
+            }
+            assert_eq!(part(4..4), ReplayPart::default());
+            let wrong = replay_trace_part(&trace, &options, fabric, 5..8, &|_| {}).unwrap_err();
+            assert_eq!(wrong.to_string(), "configurations 5..8 asked of 7");
+        }
+    }
+    let rendezvous =
+        replay_trace_part(&super::fixture("rendezvous"), &options, None, 0..7, &|_| {});
+    assert_eq!(rendezvous.unwrap().notes.null_peer_messages, 1);
+}
+
 /// Member `member` of `op` on all `p` ranks (communicator 0, root 0) with one size,
 /// `bytes`, as the lowering of a trace gives it for a replay on a fabric.
 fn collective(op: CollectiveOp, member: u32, p: u32, bytes: u64) -> Kind {
