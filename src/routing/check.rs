@@ -813,6 +813,32 @@ mod tests {
     }
 
     #[test]
+    fn a_dead_end_met_again_is_named_where_the_walk_stops() {
+        // S1 no longer forwards towards H2. H0's walk stops at S1 and leaves S0 marked
+        // broken; H3's walk meets S0 again, and its example must still name S1.
+        let f = load(&line(
+            "S0 -> S1 [comment=\"H1,H2\"]; S1 -> S2 [comment=X];
+             S2 -> S1 [comment=\"H0,H1,H3\"]; S1 -> S0 [comment=\"H0,H3\"];",
+        ));
+        let check = check_routes(&f.fabric, &f.table, &all_hosts(&f));
+        assert_eq!((check.dead_ends, check.loops), (3, 0));
+        let s1 = node(&f, "S1");
+        let mut broken: Vec<(u32, u32, RouteFault)> = check
+            .examples
+            .iter()
+            .map(|b| (b.src, b.dst, b.fault.clone()))
+            .collect();
+        broken.sort_by_key(|b| (b.0, b.1));
+        let h2 = host(&f, "H2");
+        let mut expected: Vec<(u32, u32, RouteFault)> = ["H0", "H1", "H3"]
+            .iter()
+            .map(|h| (host(&f, h), h2, RouteFault::DeadEnd { at: s1 }))
+            .collect();
+        expected.sort_by_key(|b| (b.0, b.1));
+        assert_eq!(broken, expected);
+    }
+
+    #[test]
     fn loop_is_reported_with_its_cycle() {
         // S1 sends H2's traffic back to S0, which sends it to S1 again.
         let f = load(&line(
@@ -980,15 +1006,16 @@ mod tests {
 
     #[test]
     fn examples_stop_at_the_limit_but_counts_do_not() {
-        // A star of 6 hosts on one switch that forwards nothing: 30 dead ends.
+        // A star of 22 hosts on one switch that forwards nothing: 21 dead ends to each
+        // destination, more than the examples kept, and 462 in all.
         let mut text = String::from("digraph star { S0;");
-        for h in 0..6 {
+        for h in 0..22 {
             text += &format!("H{h}; H{h} -> S0 [comment=\"*\"]; S0 -> H{h} [comment=X];");
         }
         text += "}";
         let f = load(&text);
         let check = check_routes(&f.fabric, &f.table, &all_hosts(&f));
-        assert_eq!(check.dead_ends, 30);
+        assert_eq!(check.dead_ends, 22 * 21);
         assert_eq!(check.examples.len(), RouteCheck::MAX_EXAMPLES);
         assert!(check.path_lengths.iter().all(|&n| n == 0));
         assert!(check.link_routes.iter().all(|&n| n == 0));

@@ -571,6 +571,10 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("available patterns: rand, null"));
+        let Err(WorkloadError::UnknownPattern { available, .. }) = pn("xx") else {
+            panic!("xx is no pattern");
+        };
+        assert_eq!(available, names.join(", "));
         assert!(PatternKind::Neighbor.takes_arg());
         assert!(PatternKind::PtrnVsPtrn.takes_arg());
         assert!(PatternKind::RecvsAllSrc.takes_arg());
@@ -654,6 +658,21 @@ mod tests {
                 usage: ""
             }
         );
+        // Every pattern that needs an argument explains its own, and only those do.
+        for &k in PatternKind::ALL {
+            let Err(WorkloadError::HelpRequested { pattern, usage }) =
+                Pattern::parse(k.name(), Some("help"))
+            else {
+                panic!("{k}: -a help is not a help request");
+            };
+            assert_eq!(pattern, k.name());
+            if k.takes_arg() {
+                let opening = format!("Pattern '{}' requires", k.name());
+                assert!(usage.starts_with(&opening), "{k}: {usage}");
+            } else {
+                assert_eq!(usage, "", "{k}");
+            }
+        }
         // Length limits.
         let long = "1".repeat(257);
         assert!(matches!(
@@ -701,6 +720,8 @@ mod tests {
             "3,0.5,,linear",
             "3 ,linear",
             "-3",
+            "+3",
+            "+3,linear",
             "3,LINEAR",
             "3,nan",
             "3,inf",
@@ -799,7 +820,11 @@ mod tests {
                 names, available, ..
             }) => {
                 assert_eq!(names, vec!["foo", "bar"]);
-                assert!(!available.contains("ptrnvsptrn"));
+                assert_eq!(
+                    available,
+                    "rand, null, bisect, bisect_fb_sym, tree, bruck, gather, scatter, ring, \
+                     recdbl, neighbor, neighbor2d, recvs_one_src, recvs_all_src"
+                );
             }
             other => panic!("{other:?}"),
         }
