@@ -1035,4 +1035,30 @@ mod tests {
         // sqrt((8·16 + 2·9)/10 − 3.8²) = sqrt(0.16)
         assert!((q.sigma - 0.4).abs() < 1e-12, "{q:?}");
     }
+
+    #[test]
+    fn route_quality_leaves_out_the_host_links() {
+        // Two leaves of two hosts joined by two spines, one spine per destination: each
+        // inner edge carries the 2 routes from the other leaf, while a host's ejection
+        // link carries 3, which must not count.
+        let f = load(
+            "digraph spines { S0; S1; A; B; H0; H1; H2; H3;
+             H0 -> S0 [comment=\"*\"]; H1 -> S0 [comment=\"*\"];
+             H2 -> S1 [comment=\"*\"]; H3 -> S1 [comment=\"*\"];
+             S0 -> H0 [comment=H0]; S0 -> H1 [comment=H1];
+             S1 -> H2 [comment=H2]; S1 -> H3 [comment=H3];
+             S0 -> A [comment=H2]; S0 -> B [comment=H3];
+             A -> S1 [comment=H2]; B -> S1 [comment=H3];
+             S1 -> A [comment=H0]; S1 -> B [comment=H1];
+             A -> S0 [comment=H0]; B -> S0 [comment=H1]; }",
+        );
+        let hosts = all_hosts(&f);
+        let check = check_routes(&f.fabric, &f.table, &hosts);
+        assert!(check.all_routed());
+        let q = route_quality(&f.fabric, &f.table, &hosts, &check);
+        // The 8 pairs between the leaves have maximum 2; a pair within a leaf crosses
+        // no inner edge.
+        assert_eq!((q.gmin, q.gmax), (2, 2));
+        assert_eq!((q.mean, q.sigma), (2.0, 0.0));
+    }
 }

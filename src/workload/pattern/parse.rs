@@ -683,6 +683,13 @@ mod tests {
             Pattern::parse("ptrnvsptrn", Some(&"x".repeat(1026))),
             Err(WorkloadError::ArgumentTooLong { max: 1025, .. })
         ));
+        // At the limits themselves the arguments are read.
+        let padded = format!("{}2", "0".repeat(255));
+        assert_eq!(p("neighbor", Some(&padded)), Pattern::Neighbor { k: 2 });
+        assert!(matches!(
+            Pattern::parse("ptrnvsptrn", Some(&"x".repeat(1025))),
+            Err(WorkloadError::InvalidArgument { .. })
+        ));
     }
 
     #[test]
