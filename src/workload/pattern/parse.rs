@@ -452,10 +452,11 @@ fn parse_ptrnvsptrn_arg(a: &str) -> Result<Pattern, WorkloadError> {
         return Err(invalid());
     }
     let pieces: Vec<&str> = a.split(':').collect();
+    // An empty name or argument (`a:::b`) matches an arm here and is refused below.
     let (p1, a1, p2, a2) = match pieces.as_slice() {
         [p1, "", p2] => (*p1, None, *p2, None),
-        [p1, x, "", p2] if !x.is_empty() => (*p1, Some(*x), *p2, None),
-        [p1, "", p2, x] if !p2.is_empty() => (*p1, None, *p2, Some(*x)),
+        [p1, x, "", p2] => (*p1, Some(*x), *p2, None),
+        [p1, "", p2, x] => (*p1, None, *p2, Some(*x)),
         [p1, x1, "", p2, x2] => (*p1, Some(*x1), *p2, Some(*x2)),
         _ => return Err(invalid()),
     };
