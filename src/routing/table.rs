@@ -507,3 +507,59 @@ pub fn comments_match_table(fabric: &Fabric, table: &ForwardingTable) -> bool {
         listed == table.ports.routed(row..row + table.num_hosts)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fabric::{load_routed_fabric_from, LoadOptions, LoadedFabric};
+
+    #[test]
+    fn port_rows_count_widen_and_route_their_entries() {
+        let narrow = PortRows::Narrow(vec![3, u8::MAX, 0]);
+        let wide = PortRows::Wide(vec![300, NO_PORT, 7, NO_PORT]);
+        assert_eq!((narrow.len(), narrow.is_empty()), (3, false));
+        assert_eq!((wide.len(), wide.is_empty()), (4, false));
+        assert!(PortRows::Narrow(Vec::new()).is_empty());
+        assert!(PortRows::default().is_empty());
+        assert_eq!(
+            [narrow.get(0), narrow.get(1), narrow.get(2)],
+            [3, NO_PORT, 0]
+        );
+        assert_eq!([wide.get(0), wide.get(1)], [300, NO_PORT]);
+        assert_eq!((narrow.routed(0..3), narrow.routed(1..2)), (2, 0));
+        assert_eq!((wide.routed(0..4), wide.routed(1..2)), (2, 0));
+    }
+
+    /// Three switches in a line, S0 – S1 – S2, with H0 and H3 on S0, H1 on S1, H2 on
+    /// S2; `inner` holds the comments of S0 → S1 and S2 → S1.
+    fn line(inner: [&str; 2]) -> LoadedFabric {
+        let [s0_s1, s2_s1] = inner;
+        let text = format!(
+            "digraph line {{ S0; S1; S2; H0; H1; H2; H3;
+            H0 -> S0 [comment=\"*\"]; H3 -> S0 [comment=\"*\"];
+            H1 -> S1 [comment=\"*\"]; H2 -> S2 [comment=\"*\"];
+            S0 -> H0 [comment=H0]; S0 -> H3 [comment=H3];
+            S1 -> H1 [comment=H1]; S2 -> H2 [comment=H2];
+            S0 -> S1 [comment=\"{s0_s1}\"]; S1 -> S2 [comment=H2];
+            S2 -> S1 [comment=\"{s2_s1}\"]; S1 -> S0 [comment=\"H0,H3\"]; }}"
+        );
+        load_routed_fabric_from(text.as_bytes(), "line.dot", LoadOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn comments_match_the_table_only_as_the_table_would_write_them() {
+        let canonical = line(["H1,H2", "H0,H1,H3"]);
+        assert!(comments_match_table(&canonical.fabric, &canonical.table));
+        // The same routes, a list out of host order: kept as written.
+        let reordered = line(["H2,H1", "H0,H1,H3"]);
+        assert!(!comments_match_table(&reordered.fabric, &reordered.table));
+        // A name that is no host.
+        let stray = line(["H1,H2,X", "H0,H1,H3"]);
+        assert!(!comments_match_table(&stray.fabric, &stray.table));
+        // S2 routes H0 alone: fewer routes, still exactly what the table holds.
+        let partial = line(["H1,H2", "H0"]);
+        assert!(comments_match_table(&partial.fabric, &partial.table));
+        // The comments of another table do not match this one.
+        assert!(!comments_match_table(&partial.fabric, &canonical.table));
+    }
+}
