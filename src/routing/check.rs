@@ -710,6 +710,17 @@ mod tests {
     const ROUTED: &str = "S0 -> S1 [comment=\"H1,H2\"]; S1 -> S2 [comment=H2];
         S2 -> S1 [comment=\"H0,H1,H3\"]; S1 -> S0 [comment=\"H0,H3\"];";
 
+    /// The examples of `check` as (source, destination, fault), sorted by the pair.
+    fn broken_pairs(check: &RouteCheck) -> Vec<(u32, u32, RouteFault)> {
+        let mut broken: Vec<(u32, u32, RouteFault)> = check
+            .examples
+            .iter()
+            .map(|b| (b.src, b.dst, b.fault.clone()))
+            .collect();
+        broken.sort_by_key(|b| (b.0, b.1));
+        broken
+    }
+
     fn all_hosts(f: &LoadedFabric) -> Vec<u32> {
         (0..f.fabric.num_hosts() as u32).collect()
     }
@@ -791,19 +802,13 @@ mod tests {
         assert_eq!(check.pairs_checked, 12);
         assert_eq!(check.path_lengths, vec![0, 0, 2, 6, 2]);
         let s0 = node(&f, "S0");
-        let mut broken: Vec<(u32, u32, RouteFault)> = check
-            .examples
-            .iter()
-            .map(|b| (b.src, b.dst, b.fault.clone()))
-            .collect();
-        broken.sort_by_key(|b| (b.0, b.1));
         let (h0, h2, h3) = (host(&f, "H0"), host(&f, "H2"), host(&f, "H3"));
         let mut expected = vec![
             (h0, h2, RouteFault::DeadEnd { at: s0 }),
             (h3, h2, RouteFault::DeadEnd { at: s0 }),
         ];
         expected.sort_by_key(|b| (b.0, b.1));
-        assert_eq!(broken, expected);
+        assert_eq!(broken_pairs(&check), expected);
         let text = check.examples[0].describe(&f.fabric).to_string();
         assert!(
             text.starts_with("no route from H") && text.contains("node S0 has no out-edge"),
@@ -823,19 +828,13 @@ mod tests {
         let check = check_routes(&f.fabric, &f.table, &all_hosts(&f));
         assert_eq!((check.dead_ends, check.loops), (3, 0));
         let s1 = node(&f, "S1");
-        let mut broken: Vec<(u32, u32, RouteFault)> = check
-            .examples
-            .iter()
-            .map(|b| (b.src, b.dst, b.fault.clone()))
-            .collect();
-        broken.sort_by_key(|b| (b.0, b.1));
         let h2 = host(&f, "H2");
         let mut expected: Vec<(u32, u32, RouteFault)> = ["H0", "H1", "H3"]
             .iter()
             .map(|h| (host(&f, h), h2, RouteFault::DeadEnd { at: s1 }))
             .collect();
         expected.sort_by_key(|b| (b.0, b.1));
-        assert_eq!(broken, expected);
+        assert_eq!(broken_pairs(&check), expected);
     }
 
     #[test]
