@@ -29,6 +29,32 @@ fn mpirun(ranks: usize, args: &[&str]) -> Run {
     }
 }
 
+/// Runs `args` in one process and under 2 and 3 ranks, asserts that every split run
+/// prints the one process's standard output, and returns the one-process run and the
+/// split runs.
+fn split_runs_print_the_one_process_bytes(args: &[&str]) -> (Run, Vec<Run>) {
+    let single = orcs(args).ok();
+    let splits: Vec<Run> = [2, 3].map(|ranks| mpirun(ranks, args).ok()).into();
+    for split in &splits {
+        assert_same_output(split, &single);
+    }
+    (single, splits)
+}
+
+/// The seed that `run` (under `mpirun`) drew and printed, on rank 0 alone.
+fn drawn_seed(run: &Run) -> &str {
+    assert_eq!(
+        run.stderr.matches("using --seed").count(),
+        1,
+        "only rank 0 prints\n{}",
+        run.describe()
+    );
+    run.stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("orcs: using --seed "))
+        .unwrap_or_else(|| panic!("no seed printed\n{}", run.describe()))
+}
+
 /// The standard output of a run under `mpirun` is that of one process, byte for byte.
 fn assert_same_output(split: &Run, single: &Run) {
     assert_eq!(
@@ -99,11 +125,7 @@ fn ranks_print_the_one_process_bytes() {
         ],
     ];
     for args in cases {
-        let single = orcs(args).ok();
-        for ranks in [2, 3] {
-            let split = mpirun(ranks, args).ok();
-            assert_same_output(&split, &single);
-        }
+        split_runs_print_the_one_process_bytes(args);
     }
 }
 
@@ -194,11 +216,7 @@ fn task_model_replications_split_over_ranks_print_the_one_process_bytes() {
         "--format",
         "json",
     ];
-    let single = orcs(&sweep).ok();
-    for ranks in [2, 3] {
-        let split = mpirun(ranks, &sweep).ok();
-        assert_same_output(&split, &single);
-    }
+    split_runs_print_the_one_process_bytes(&sweep);
     let files = |tag: &str| {
         let links = dir.path().join(format!("links-{tag}.csv"));
         let matrix = dir.path().join(format!("matrix-{tag}.csv"));
@@ -295,10 +313,8 @@ fn a_trace_replay_split_over_ranks_prints_the_one_process_bytes() {
         ],
     ];
     for args in cases {
-        let single = orcs(args).ok();
-        for ranks in [2, 3] {
-            let split = mpirun(ranks, args).ok();
-            assert_same_output(&split, &single);
+        let (single, splits) = split_runs_print_the_one_process_bytes(args);
+        for split in splits {
             assert_eq!(split.stderr, single.stderr, "{}", split.describe());
         }
     }
@@ -316,12 +332,7 @@ fn a_trace_replay_split_over_ranks_prints_the_one_process_bytes() {
         ],
     )
     .ok();
-    let seed = drawn
-        .stderr
-        .lines()
-        .find_map(|l| l.strip_prefix("orcs: using --seed "))
-        .unwrap_or_else(|| panic!("no seed printed\n{}", drawn.describe()));
-    assert_eq!(drawn.stderr.matches("using --seed").count(), 1);
+    let seed = drawn_seed(&drawn);
     let again = orcs(&[
         "trace",
         "classify",
@@ -353,16 +364,7 @@ fn a_seed_chosen_by_rank_0_is_used_by_every_rank() {
         ],
     )
     .ok();
-    let seed = run
-        .stderr
-        .lines()
-        .find_map(|l| l.strip_prefix("orcs: using --seed "))
-        .unwrap_or_else(|| panic!("no seed printed\n{}", run.describe()));
-    assert_eq!(
-        run.stderr.matches("using --seed").count(),
-        1,
-        "only rank 0 prints"
-    );
+    let seed = drawn_seed(&run);
     let again = orcs(&[
         "-i",
         FT4,
