@@ -214,4 +214,33 @@ mod tests {
         .expect("routes");
         assert_eq!(steps.into_inner(), [4; 4]);
     }
+
+    /// Routing a cabling alone gives the generated fabric's table for the engines that
+    /// need no structure, and refuses the others, and unknown names, by name.
+    #[test]
+    fn a_cabling_routes_as_its_generated_fabric_and_refuses_structured_engines() {
+        let generated = generate("kary-ntree:k=4,n=2").expect("fabric");
+        let fabric = &generated.fabric;
+        for engine in ["minhop", "UpDn", "sssp", "random"] {
+            let table = route_fabric(fabric, engine, None, 5).expect("routes");
+            let (expected, _) = route_generated(&generated, Some(engine), None, 5).expect("routes");
+            assert_eq!(
+                entries(fabric, &table),
+                entries(fabric, &expected),
+                "{engine}"
+            );
+        }
+        for engine in ["dmodk", "DOR"] {
+            match route_fabric(fabric, engine, None, 0) {
+                Err(RoutingError::NeedsStructure(name)) => {
+                    assert_eq!(name, engine.to_ascii_lowercase())
+                }
+                other => panic!("{engine}: {other:?}"),
+            }
+        }
+        match route_fabric(fabric, "ftree", None, 0) {
+            Err(RoutingError::UnknownForCabling(name)) => assert_eq!(name, "ftree"),
+            other => panic!("ftree: {other:?}"),
+        }
+    }
 }

@@ -1121,6 +1121,44 @@ fn engines_reject_a_structure_that_does_not_fit() {
         dmodk(&g).unwrap_err(),
         RoutingError::Inconsistent { .. }
     ));
+    // A switch on the hosts' level 0, and one above the top level (2 here): each is
+    // named with its level.
+    for wrong in [0, 3] {
+        let mut g = kary_ntree(4, 2).unwrap();
+        let switch = (0..g.fabric.num_nodes())
+            .find(|&v| g.fabric.host_of_node[v] == orcs::fabric::NONE)
+            .expect("a switch");
+        if let Structure::Tree { level, .. } = &mut g.structure {
+            level[switch] = wrong;
+        }
+        let e = dmodk(&g).unwrap_err();
+        assert!(matches!(e, RoutingError::Inconsistent { .. }), "{e}");
+        assert!(e.to_string().contains(&format!("has level {wrong}")), "{e}");
+    }
+    // Switch counts that do not fit m: 4 leaves for m = 2 × 8's 8 subtrees of 2 hosts,
+    // and, with the top switches moved up to a third level of m = 4 × 2 × 2, none on
+    // the second.
+    for (levels, new_m, message) in [
+        (2, vec![2, 8], "level 0 has 4 switches for 8 subtrees"),
+        (3, vec![4, 2, 2], "level 1 has 0 switches for 2 subtrees"),
+    ] {
+        let mut g = kary_ntree(4, 2).unwrap();
+        if let Structure::Tree {
+            levels: l,
+            m,
+            level,
+            ..
+        } = &mut g.structure
+        {
+            *l = levels;
+            *m = new_m;
+            for lv in level.iter_mut().filter(|lv| **lv == 2) {
+                *lv = levels;
+            }
+        }
+        let e = dmodk(&g).unwrap_err();
+        assert!(e.to_string().contains(message), "{e}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------

@@ -317,3 +317,49 @@ pub(super) fn slimmed_two_level_size(
     }
     .check(G)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::routing::structured::dmodk;
+
+    /// The 4-ary 2-tree built cable by cable as [`build_xgft`] lays it out, plus
+    /// `extra` more cables, each from spine s (port 5) to leaf s (port 9).
+    fn four_ary_two_tree(extra: u32) -> Generated {
+        let mut g = kary_ntree(4, 2).unwrap();
+        let mut b = Builder::new(24, 32 + extra as usize);
+        b.hosts(16);
+        for l in 0..2 {
+            for j in 0..4 {
+                b.switch(format!("S{l}_{j}"));
+            }
+        }
+        for x in 0..16 {
+            b.cable(x, 1, 16 + x / 4, x % 4 + 1);
+        }
+        for leaf in 0..4 {
+            for u in 0..4 {
+                b.cable(16 + leaf, 5 + u, 20 + u, leaf + 1);
+            }
+        }
+        for s in 0..extra {
+            b.cable(20 + s, 5, 16 + s, 9);
+        }
+        g.fabric = b.finish();
+        g
+    }
+
+    /// D-mod-K checks each level's down-links against m: spines with a fifth cable
+    /// down, to leaves whose fifth up-link keeps their own counts even, have 5
+    /// down-links for m's 4 children, and the tree is refused by that count.
+    #[test]
+    fn dmodk_refuses_spines_whose_down_links_do_not_fit_m() {
+        assert!(dmodk(&four_ary_two_tree(0)).is_ok());
+        let e = dmodk(&four_ary_two_tree(4)).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("switches of level 1 have 5 down-links for 4 children"),
+            "{e}"
+        );
+    }
+}
