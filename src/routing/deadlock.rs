@@ -215,4 +215,30 @@ mod tests {
         assert!(report.cycle.is_none());
         assert!(report.dependencies > 0);
     }
+
+    /// A switch of 70 ports keeps its channels' dependencies in two 64-bit words each:
+    /// every host's injection channel leads to the 69 ejections to the other hosts,
+    /// those on ports 65 to 70 in the second word, and to nothing else.
+    #[test]
+    fn a_switch_wider_than_a_word_keeps_each_channels_dependencies_apart() {
+        let g = crate::gen::topology::generate("kary-ntree:k=70,n=1").expect("fabric");
+        let (table, _) = crate::routing::route_generated(&g, None, None, 0).expect("routes");
+        let fabric = &g.fabric;
+        let graph = DependencyGraph::build(fabric, &table);
+        assert_eq!(graph.words, 2);
+        assert_eq!(graph.dependencies, 70 * 69);
+        for (x, &host) in fabric.hosts.iter().enumerate() {
+            let injection = fabric.out_start[host as usize];
+            let mut reached: Vec<u32> = graph
+                .successors(fabric, injection)
+                .map(|c| fabric.edge_head[c as usize])
+                .collect();
+            reached.sort_unstable();
+            let mut others: Vec<u32> = fabric.hosts.clone();
+            others.remove(x);
+            others.sort_unstable();
+            assert_eq!(reached, others, "host {x}");
+        }
+        assert!(check_deadlock(fabric, &table).cycle.is_none());
+    }
 }
