@@ -421,6 +421,27 @@ mod tests {
     }
 
     #[test]
+    fn a_record_names_a_cell_below_its_plans_count() {
+        let plan = PlanRef {
+            identity: "p",
+            cells: 4,
+        };
+        assert_eq!(
+            record("r.jsonl", 1, "p", 3, 0.5)
+                .of_plan(plan, "the plan file")
+                .unwrap(),
+            3
+        );
+        // Cell 4 of a plan of 4 cells, with the plan's identity and a valid seal.
+        let e = record("r.jsonl", 2, "p", 4, 0.5)
+            .of_plan(plan, "the plan file")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("r.jsonl:2:"), "{e}");
+        assert!(e.contains("a cell index below the plan's 4 cells"), "{e}");
+    }
+
+    #[test]
     fn merge_keeps_one_record_per_cell_of_one_plan() {
         let a = record("a.jsonl", 1, "p", 2, 0.1);
         let b = record("b.jsonl", 1, "p", 0, 0.2);
