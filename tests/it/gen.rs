@@ -1089,13 +1089,20 @@ fn smodk_is_not_a_forwarding_table() {
 
 #[test]
 fn engines_reject_a_structure_that_does_not_fit() {
-    // Swap two leaf indices: the links no longer match the arithmetic.
+    // Swap two leaf indices: the links no longer match the arithmetic. The first
+    // switch checked is leaf S0_0, now of index 1, whose first host is not in subtree 1
+    // though it is one level down.
     let mut g = kary_ntree(4, 2).unwrap();
     if let Structure::Tree { index, .. } = &mut g.structure {
         index.swap(16, 17);
     }
     let e = dmodk(&g).unwrap_err();
     assert!(matches!(e, RoutingError::Inconsistent { .. }), "{e}");
+    assert!(
+        e.to_string()
+            .contains("down-link 1 of S0_0 leads to H00000, expected a node of subtree 4"),
+        "{e}"
+    );
     let mut g = grid(&[4, 4], true, 1).unwrap();
     if let Structure::Grid { coords, .. } = &mut g.structure {
         coords[16] = vec![2, 2];
