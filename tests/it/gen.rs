@@ -1103,6 +1103,19 @@ fn engines_reject_a_structure_that_does_not_fit() {
             .contains("down-link 1 of S0_0 leads to H00000, expected a node of subtree 4"),
         "{e}"
     );
+    // In a 4-ary 3-tree, swap the indices of middle switches S1_0 and S1_4 (nodes 80
+    // and 84, subtrees 0 and 1): leaf S0_0's first up-link now leads to a switch of the
+    // right level in the wrong subtree.
+    let mut g = kary_ntree(4, 3).unwrap();
+    if let Structure::Tree { index, .. } = &mut g.structure {
+        index.swap(80, 84);
+    }
+    let e = dmodk(&g).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("S0_0 has an up-link to S1_0, expected a switch of subtree 0 one level up"),
+        "{e}"
+    );
     let mut g = grid(&[4, 4], true, 1).unwrap();
     if let Structure::Grid { coords, .. } = &mut g.structure {
         coords[16] = vec![2, 2];

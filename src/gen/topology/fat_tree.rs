@@ -326,6 +326,11 @@ mod tests {
     /// The 4-ary 2-tree built cable by cable as [`build_xgft`] lays it out, plus
     /// `extra` more cables, each from spine s (port 5) to leaf s (port 9).
     fn four_ary_two_tree(extra: u32) -> Generated {
+        four_ary_two_tree_with(extra, |x| x)
+    }
+
+    /// [`four_ary_two_tree`] with host x cabled where host `place(x)` would be.
+    fn four_ary_two_tree_with(extra: u32, place: impl Fn(u32) -> u32) -> Generated {
         let mut g = kary_ntree(4, 2).unwrap();
         let mut b = Builder::new(24, 32 + extra as usize);
         b.hosts(16);
@@ -335,7 +340,8 @@ mod tests {
             }
         }
         for x in 0..16 {
-            b.cable(x, 1, 16 + x / 4, x % 4 + 1);
+            let p = place(x);
+            b.cable(x, 1, 16 + p / 4, p % 4 + 1);
         }
         for leaf in 0..4 {
             for u in 0..4 {
@@ -359,6 +365,26 @@ mod tests {
         assert!(
             e.to_string()
                 .contains("switches of level 1 have 5 down-links for 4 children"),
+            "{e}"
+        );
+    }
+
+    /// Hosts 0 and 1 swap their leaf ports, and the structure their indices: the leaf's
+    /// down-links still fit, but a host's index must be its place among the hosts.
+    #[test]
+    fn dmodk_refuses_hosts_whose_index_is_not_their_place() {
+        let mut g = four_ary_two_tree_with(0, |x| match x {
+            0 => 1,
+            1 => 0,
+            x => x,
+        });
+        if let Structure::Tree { index, .. } = &mut g.structure {
+            index.swap(0, 1);
+        }
+        let e = dmodk(&g).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("host H00000 (index 0) is attached to S0_0"),
             "{e}"
         );
     }
