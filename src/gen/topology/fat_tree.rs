@@ -356,8 +356,9 @@ mod tests {
     }
 
     /// D-mod-K checks each level's down-links against m: spines with a fifth cable
-    /// down, to leaves whose fifth up-link keeps their own counts even, have 5
-    /// down-links for m's 4 children, and the tree is refused by that count.
+    /// down (each to another leaf, so that every leaf still has as many up-links as
+    /// the others) have 5 down-links for m's 4 children, and the tree is refused by
+    /// that count.
     #[test]
     fn dmodk_refuses_spines_whose_down_links_do_not_fit_m() {
         assert!(dmodk(&four_ary_two_tree(0)).is_ok());
