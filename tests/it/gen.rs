@@ -1096,12 +1096,9 @@ fn engines_reject_a_structure_that_does_not_fit() {
     if let Structure::Tree { index, .. } = &mut g.structure {
         index.swap(16, 17);
     }
-    let e = dmodk(&g).unwrap_err();
-    assert!(matches!(e, RoutingError::Inconsistent { .. }), "{e}");
-    assert!(
-        e.to_string()
-            .contains("down-link 1 of S0_0 leads to H00000, expected a node of subtree 4"),
-        "{e}"
+    assert_dmodk_refuses(
+        &g,
+        "down-link 1 of S0_0 leads to H00000, expected a node of subtree 4",
     );
     // In a 4-ary 3-tree, swap the indices of middle switches S1_0 and S1_4 (nodes 80
     // and 84, subtrees 0 and 1): leaf S0_0's first up-link now leads to a switch of the
@@ -1110,11 +1107,9 @@ fn engines_reject_a_structure_that_does_not_fit() {
     if let Structure::Tree { index, .. } = &mut g.structure {
         index.swap(80, 84);
     }
-    let e = dmodk(&g).unwrap_err();
-    assert!(
-        e.to_string()
-            .contains("S0_0 has an up-link to S1_0, expected a switch of subtree 0 one level up"),
-        "{e}"
+    assert_dmodk_refuses(
+        &g,
+        "S0_0 has an up-link to S1_0, expected a switch of subtree 0 one level up",
     );
     let mut g = grid(&[4, 4], true, 1).unwrap();
     if let Structure::Grid { coords, .. } = &mut g.structure {
@@ -1146,14 +1141,12 @@ fn engines_reject_a_structure_that_does_not_fit() {
     for wrong in [0, 3] {
         let mut g = kary_ntree(4, 2).unwrap();
         let switch = (0..g.fabric.num_nodes())
-            .find(|&v| g.fabric.host_of_node[v] == orcs::fabric::NONE)
+            .find(|&v| g.fabric.host_of_node[v] == NONE)
             .expect("a switch");
         if let Structure::Tree { level, .. } = &mut g.structure {
             level[switch] = wrong;
         }
-        let e = dmodk(&g).unwrap_err();
-        assert!(matches!(e, RoutingError::Inconsistent { .. }), "{e}");
-        assert!(e.to_string().contains(&format!("has level {wrong}")), "{e}");
+        assert_dmodk_refuses(&g, &format!("has level {wrong}"));
     }
     // Switch counts that do not fit m: 4 leaves for m = 2 × 8's 8 subtrees of 2 hosts,
     // and, with the top switches moved up to a third level of m = 4 × 2 × 2, none on
@@ -1176,9 +1169,16 @@ fn engines_reject_a_structure_that_does_not_fit() {
                 *lv = levels;
             }
         }
-        let e = dmodk(&g).unwrap_err();
-        assert!(e.to_string().contains(message), "{e}");
+        assert_dmodk_refuses(&g, message);
     }
+}
+
+/// D-mod-K refuses `g` as not matching its structure, with an error containing
+/// `message`.
+fn assert_dmodk_refuses(g: &Generated, message: &str) {
+    let e = dmodk(g).unwrap_err();
+    assert!(matches!(e, RoutingError::Inconsistent { .. }), "{e}");
+    assert!(e.to_string().contains(message), "{e}");
 }
 
 // ---------------------------------------------------------------------------------------
