@@ -697,14 +697,18 @@ impl<'f> RankEvents<'f> {
 }
 
 impl RankEvents<'_> {
-    /// The next batch of the rank's events: records lowered straight into it until it
-    /// holds at least `batch` events (a record adds a few at most) or the rank ends;
-    /// with the end, and its error if any. Events of a record that fails are left out.
+    /// The next batch of the rank's events, in `room` (emptied, its allocation reused):
+    /// records lowered straight into it until it holds at least `batch` events (a record
+    /// adds a few at most) or the rank ends; with the end, and its error if any. Events
+    /// of a record that fails are left out.
     pub(super) fn next_batch(
         &mut self,
         batch: usize,
+        mut room: Vec<Event>,
     ) -> (Vec<Event>, Option<Result<(), ReplayError>>) {
         let mut end = None;
+        room.clear();
+        self.out = room;
         self.out.reserve(batch);
         while self.out.len() < batch {
             match self.stream.next_into(&mut self.rec) {
