@@ -42,6 +42,7 @@
 pub mod cluster;
 pub mod engine;
 pub mod error;
+pub mod escape;
 pub mod fabric;
 pub mod flow;
 pub mod gen;

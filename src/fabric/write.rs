@@ -1,6 +1,7 @@
 //! Writers: a fabric as routed ORCS dot, as an ibsim `net` file, or as GraphML.
 
 use super::{Fabric, FabricError};
+use crate::escape::xml;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
@@ -183,14 +184,6 @@ fn pair_reverse_edges(fabric: &Fabric) -> Result<Vec<u32>, FabricError> {
         }
     }
     Ok(reverse)
-}
-
-/// Escapes text for XML content and attribute values.
-fn xml(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// Writes `fabric` as GraphML in the PFSim/Gephi schema (spec pfsim §3.1): directed

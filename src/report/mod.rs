@@ -7,8 +7,8 @@
 //! `orcs check` are the crate's main reports and are reached from here; [`matrix`],
 //! [`jobs`], [`queue`], [`traffic`], [`scan`], [`tasks`] and [`trace`] hold those of the other commands, and
 //! [`results`] reads the simulation's JSON back (as a document, or built in memory from
-//! a result). This file owns what every format shares: the schema version and CSV
-//! quoting.
+//! a result). This file owns what every format shares: the schema version, and CSV
+//! quoting from [`crate::escape`].
 //!
 //! May use: the results of every capability ([`crate::engine`], [`crate::routing`],
 //! [`crate::cluster`], [`crate::queueing`], [`crate::scan`], [`crate::tasks`], [`crate::trace`]), what they describe
@@ -58,30 +58,11 @@ pub(crate) fn significant(x: f64) -> String {
     }
 }
 
-/// Quotes a CSV field when it needs it (RFC 4180).
-pub(crate) fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
-}
+pub(crate) use crate::escape::csv_field;
 
 /// The JSON text of an exporter's document: pretty-printed, ending with a newline.
 pub(crate) fn json_text(doc: &impl serde::Serialize) -> String {
     let mut s = serde_json::to_string_pretty(doc).unwrap_or_else(|e| format!("{e}"));
     s.push('\n');
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn csv_fields_are_quoted_when_needed() {
-        assert_eq!(csv_field("s1"), "s1");
-        assert_eq!(csv_field("a,b"), "\"a,b\"");
-        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
-    }
 }

@@ -110,22 +110,6 @@ impl ColorScale {
     }
 }
 
-/// Escapes text for XML (SVG, HTML) element content and attribute values.
-pub(crate) fn xml_escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// Turns a plotters error into [`VizError::Draw`], keeping its report.
 pub(crate) fn draw_err<E: fmt::Debug>(e: E) -> VizError {
     VizError::Draw {

@@ -22,7 +22,7 @@ pub struct ReportInput {
     pub doc: ResultDoc,
 }
 
-use crate::viz::draw::xml_escape as escape;
+use crate::escape::xml as escape;
 
 /// The metrics a result has data for, in ORCS's option order.
 fn metrics_of(doc: &ResultDoc) -> Vec<MetricKind> {

@@ -6,6 +6,7 @@ use super::Context;
 use crate::queueing::des::{DesResult, Estimate};
 use crate::queueing::sweep::Point;
 use crate::queueing::{Centre, QueueError, Solution};
+use crate::report::csv_field;
 use std::fmt::Write;
 
 /// The header row: the columns of [`csv`].
@@ -51,7 +52,7 @@ fn row(ctx: &Context, p: &Point) -> String {
         out,
         "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
         p.spec.series,
-        field(&ctx.grid.series[p.spec.series]),
+        csv_field(&ctx.grid.series[p.spec.series]),
         sys.clusters,
         sys.nodes_per_cluster,
         sys.total_nodes(),
@@ -101,28 +102,7 @@ fn row(ctx: &Context, p: &Point) -> String {
     out
 }
 
-/// A CSV field, quoted when it holds a comma or a quote.
-fn field(text: &str) -> String {
-    if text.contains([',', '"', '\n']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
-}
-
 /// A number, or an empty field.
 fn opt(x: Option<f64>) -> String {
     x.map_or(String::new(), |v| format!("{v}"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn fields_with_commas_are_quoted() {
-        assert_eq!(field("a, b"), "\"a, b\"");
-        assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
-        assert_eq!(field("plain"), "plain");
-    }
 }

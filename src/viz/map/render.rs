@@ -2,7 +2,8 @@
 //! plotters as SVG or PNG, with no program to install. Every cable is colored and sized
 //! by its congestion, the hottest drawn last and labelled, with a color bar for the scale.
 
-use crate::viz::draw::{self, draw_err, xml_escape, ColorScale, Figure, ImageFormat, FONT};
+use crate::escape::xml as xml_escape;
+use crate::viz::draw::{self, draw_err, ColorScale, Figure, ImageFormat, FONT};
 use crate::viz::error::VizError;
 use crate::viz::map::{
     hottest, layout, visible_cables, Cable, CongestionGraph, MapOptions, Positions,
