@@ -72,6 +72,13 @@ impl Ranks {
         Ranks { rank: 0, size: 1 }
     }
 
+    /// Rank `rank` of `size`: what each rank does with its share, tested without MPI
+    /// (where [`Ranks::barrier`] returns at once).
+    #[cfg(test)]
+    pub(crate) fn of(rank: usize, size: usize) -> Self {
+        Ranks { rank, size }
+    }
+
     /// Whether this is rank 0, the one that reads and writes files and prints.
     pub fn is_root(&self) -> bool {
         self.rank == 0

@@ -453,6 +453,48 @@ mod tests {
     }
 
     #[test]
+    fn each_rank_of_a_shared_scan_appends_its_share_to_its_own_part_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("r.jsonl").to_string_lossy().into_owned();
+        let plan = parse_plan(
+            "runs = 2\nseed = 1\nmetrics = [\"hist_max_cong\"]\n\
+             patterns = [\"bisect\", \"bruck\", \"tree\"]\n\
+             [[fabrics]]\ngen = \"kary-ntree:k=2,n=2\"\n",
+            "p.toml",
+        )
+        .unwrap();
+        // All ranks open the scan before any appends (under MPI a barrier sees to it).
+        let mut runs: Vec<ScanRun> = (0..2)
+            .map(|rank| {
+                let ranks = Ranks::of(rank, 2);
+                ScanRun::open(plan.clone(), None, &out, ranks, MemoryLimit::unlimited()).unwrap()
+            })
+            .collect();
+        for (rank, run) in runs.iter_mut().enumerate() {
+            // Every other pending cell, from the rank's place on.
+            let share: Vec<usize> = (rank..3).step_by(2).collect();
+            assert_eq!(run.pending, share, "rank {rank}");
+            run.load_inputs(&mut |_| {}).unwrap();
+            run.execute(&|_| {}).unwrap();
+        }
+        // The ranks never append to the shared file: rank 0 folds their parts into it
+        // once all are done.
+        assert!(!std::path::Path::new(&out).exists());
+        let cells_in = |path: String| {
+            let mut cells: Vec<u64> = read_results(&path)
+                .unwrap()
+                .0
+                .iter()
+                .map(|r| r.cell().unwrap())
+                .collect();
+            cells.sort_unstable();
+            cells
+        };
+        assert_eq!(cells_in(format!("{out}.rank0")), [0, 2]);
+        assert_eq!(cells_in(format!("{out}.rank1")), [1]);
+    }
+
+    #[test]
     fn each_traffic_file_is_read_once_for_all_its_cells() {
         let dir = tempfile::tempdir().unwrap();
         let matrix = dir.path().join("m.csv");
