@@ -220,6 +220,7 @@ pub struct FlowNetwork {
     component_links: Vec<u32>,
     old_rates: Vec<f64>,
     capacity: Vec<f64>,
+    fair_share: Vec<f64>,
     unfixed: Vec<u32>,
     bottleneck: Vec<bool>,
     open_links: Vec<u32>,
@@ -252,6 +253,7 @@ impl FlowNetwork {
             component_links: Vec::new(),
             old_rates: Vec::new(),
             capacity: vec![0.0; links],
+            fair_share: vec![0.0; links],
             unfixed: vec![0; links],
             bottleneck: vec![false; links],
             open_links: Vec::new(),
@@ -528,8 +530,8 @@ impl FlowNetwork {
     /// progressive filling: while some flow of the component has no rate, the links
     /// with the least capacity left per unfixed flow are the bottlenecks, and every
     /// unfixed flow crossing one gets that share, which the links of its route give up.
-    /// Flows outside the component keep their rates. The component is taken in id
-    /// order, so the rates do not depend on the order of the per-link lists. Each level
+    /// Flows outside the component keep their rates, and the rates do not depend on the
+    /// order of the per-link lists (every flow of a level gets the same share). Each level
     /// scans only the links and flows still open: O(levels × open links and flows)
     /// after the O(component × hops) gathering.
     fn rates(&mut self, routes: &Routes) {
@@ -560,7 +562,6 @@ impl FlowNetwork {
         for &l in &self.component_links {
             self.link_seen[l as usize] = false;
         }
-        self.component.sort_unstable();
         let now = self.now;
         self.old_rates.clear();
         for &f in &self.component {
@@ -586,18 +587,22 @@ impl FlowNetwork {
         self.open_flows.clear();
         self.open_flows.extend_from_slice(&self.component);
         while !self.open_flows.is_empty() {
+            // Each link's fair share once per level, kept for the bottleneck test.
             let mut share = f64::INFINITY;
             for &l in &self.open_links {
                 let l = l as usize;
-                share = share.min(self.capacity[l] / f64::from(self.unfixed[l]));
+                let fair = self.capacity[l] / f64::from(self.unfixed[l]);
+                self.fair_share[l] = fair;
+                share = share.min(fair);
             }
+            let limit = share * (1.0 + 1e-12);
             for &l in &self.open_links {
                 let l = l as usize;
-                self.bottleneck[l] =
-                    self.capacity[l] / f64::from(self.unfixed[l]) <= share * (1.0 + 1e-12);
+                self.bottleneck[l] = self.fair_share[l] <= limit;
             }
-            // In id order, so that each link gives up its capacity in an order
-            // independent of its list's.
+            // Every flow fixed at this level gets the same share, so each link gives up
+            // the same sum whatever the order of the flows: the component needs no
+            // sorting for the rates to be the same bits.
             let mut kept = 0;
             for p in 0..self.open_flows.len() {
                 let f = self.open_flows[p];
@@ -615,6 +620,13 @@ impl FlowNetwork {
                 }
             }
             self.open_flows.truncate(kept);
+            if self.open_flows.is_empty() {
+                // The last level: only the marks to clear, no links to keep.
+                for &l in &self.open_links {
+                    self.bottleneck[l as usize] = false;
+                }
+                break;
+            }
             let (unfixed, bottleneck) = (&self.unfixed, &mut self.bottleneck);
             self.open_links.retain(|&l| {
                 bottleneck[l as usize] = false;
