@@ -7,30 +7,49 @@
 //! message counts are checked to be integers and not kept); no header, or a header of another width
 //! (column labels), a dense matrix, which must then have as many rows as columns. So a
 //! dense 3 × 3 matrix that lost a row is an error, not a list of triples.
+//!
+//! Every field is parsed once, as the rows are checked, into one flat array of values:
+//! no allocation per row (`cargo bench --bench matrix` sets this reader beside the `csv`
+//! crate).
 
-use super::{finish_plain, located, parse_bytes, parse_index, rank_count, show, TrafficMatrix};
+use super::{finish_plain, located, parse_bytes, rank_count, show, TrafficMatrix};
 use crate::error::LocatedError;
 
-/// A data row: its 1-based line and its fields.
-type Row<'a> = (usize, Vec<&'a str>);
+/// The data rows, flat: row `i` holds `values[i * width..(i + 1) * width]` and was read
+/// from the 1-based line `lines[i]`.
+struct Rows {
+    width: usize,
+    lines: Vec<usize>,
+    values: Vec<u64>,
+}
+
+impl Rows {
+    fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    fn row(&self, i: usize) -> &[u64] {
+        &self.values[i * self.width..(i + 1) * self.width]
+    }
+}
 
 /// CSV: `src,dst,bytes` rows under a header, or a dense square matrix (see the module
 /// documentation). O(input size + E log E).
 pub(super) fn parse_csv_matrix(text: &str, path: &str) -> Result<TrafficMatrix, LocatedError> {
     let (header, counts_messages, rows) = read_rows(text, path)?;
-    let Some((_, first)) = rows.first() else {
+    let Some(&first_line) = rows.lines.first() else {
         return Err(located(
             path,
             None,
             "no data rows (expected `src,dst,bytes` rows under that header, or a square matrix)",
         ));
     };
-    let width = first.len();
+    let width = rows.width;
     if let Some(hw) = header {
         if hw != width {
             return Err(located(
                 path,
-                Some(rows[0].0),
+                Some(first_line),
                 format!("the header has {hw} fields but the rows have {width}"),
             ));
         }
@@ -44,30 +63,43 @@ pub(super) fn parse_csv_matrix(text: &str, path: &str) -> Result<TrafficMatrix, 
 
 /// The width of the header, if there is one, whether its last field is `messages`, and
 /// the data rows (all numeric, all as wide as the first), skipping blank and `#` lines.
-fn read_rows<'a>(
-    text: &'a str,
-    path: &str,
-) -> Result<(Option<usize>, bool, Vec<Row<'a>>), LocatedError> {
+fn read_rows(text: &str, path: &str) -> Result<(Option<usize>, bool, Rows), LocatedError> {
     let mut header: Option<usize> = None;
     let mut counts_messages = false;
-    let mut rows: Vec<Row<'a>> = Vec::new();
+    let mut rows = Rows {
+        width: 0,
+        lines: Vec::new(),
+        values: Vec::new(),
+    };
+    // The fields of one line, its storage reused line after line.
+    let mut fields: Vec<&str> = Vec::new();
     for (i, raw_line) in text.lines().enumerate() {
         let line_no = i + 1;
         let line = raw_line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let fields: Vec<&str> = if line.contains(',') {
-            line.split(',').map(str::trim).collect()
-        } else if line.contains(';') {
-            line.split(';').map(str::trim).collect()
+        fields.clear();
+        let bytes = line.as_bytes();
+        if bytes.contains(&b',') {
+            split_trimmed(line, b',', &mut fields);
+        } else if bytes.contains(&b';') {
+            split_trimmed(line, b';', &mut fields);
         } else {
-            line.split_whitespace().collect()
-        };
-        let numeric = fields.iter().all(|f| parse_bytes(f).is_some());
+            fields.extend(line.split_whitespace());
+        }
+        let before = rows.values.len();
+        let numeric = fields.iter().all(|f| match parse_bytes(f) {
+            Some(v) => {
+                rows.values.push(v);
+                true
+            }
+            None => false,
+        });
         if !numeric {
+            rows.values.truncate(before);
             // A header: the first content line, with no field that reads as a number.
-            let is_header = rows.is_empty()
+            let is_header = rows.len() == 0
                 && header.is_none()
                 && fields
                     .iter()
@@ -90,37 +122,63 @@ fn read_rows<'a>(
                 format!("expected a non-negative integer, found `{}`", show(bad)),
             ));
         }
-        if let Some((first_line, first)) = rows.first() {
-            if first.len() != fields.len() {
+        match rows.lines.first() {
+            Some(&first_line) if rows.width != fields.len() => {
                 return Err(located(
                     path,
                     Some(line_no),
                     format!(
                         "expected {} fields (as on line {first_line}), found {}",
-                        first.len(),
+                        rows.width,
                         fields.len()
                     ),
                 ));
             }
+            Some(_) => {}
+            None => rows.width = fields.len(),
         }
-        rows.push((line_no, fields));
+        rows.lines.push(line_no);
     }
     Ok((header, counts_messages, rows))
 }
 
+/// Appends the fields of `line` between the ASCII separator `sep`, each trimmed of
+/// white space as [`str::trim`] does. A byte loop: lines are short, and a string
+/// search per field cost a third of the reading (`perf record` on `cargo bench
+/// --bench matrix`).
+fn split_trimmed<'a>(line: &'a str, sep: u8, fields: &mut Vec<&'a str>) {
+    let mut start = 0;
+    for (i, &b) in line.as_bytes().iter().enumerate() {
+        if b == sep {
+            // An ASCII separator lies on a character boundary.
+            fields.push(trim(&line[start..i]));
+            start = i + 1;
+        }
+    }
+    fields.push(trim(&line[start..]));
+}
+
+/// [`str::trim`], without its search when both ends are visible ASCII (most fields).
+fn trim(field: &str) -> &str {
+    match field.as_bytes() {
+        [first, .., last] if first.is_ascii_graphic() && last.is_ascii_graphic() => field,
+        [only] if only.is_ascii_graphic() => field,
+        _ => field.trim(),
+    }
+}
+
 /// `src,dst,bytes` rows; the rank count is the largest index + 1.
-fn read_triples(rows: &[Row<'_>], path: &str) -> Result<TrafficMatrix, LocatedError> {
+fn read_triples(rows: &Rows, path: &str) -> Result<TrafficMatrix, LocatedError> {
     let mut raw = Vec::with_capacity(rows.len());
     let mut max_index = 0u64;
-    for (line_no, f) in rows {
-        let (Some(s), Some(d)) = (parse_index(f[0]), parse_index(f[1])) else {
-            return Err(located(path, Some(*line_no), "expected integer ranks"));
-        };
-        let b = parse_bytes(f[2]).unwrap_or(0);
+    for (i, &line_no) in rows.lines.iter().enumerate() {
+        // Triples are 3 or 4 fields wide (the header said so, and every row is as wide).
+        let row = rows.row(i);
+        let (s, d, b) = (row[0], row[1], row[2]);
         if s >= u32::MAX as u64 - 1 || d >= u32::MAX as u64 - 1 {
             return Err(located(
                 path,
-                Some(*line_no),
+                Some(line_no),
                 format!("rank {} out of range (at most 2^32 - 3)", s.max(d)),
             ));
         }
@@ -134,13 +192,13 @@ fn read_triples(rows: &[Row<'_>], path: &str) -> Result<TrafficMatrix, LocatedEr
 /// A dense square matrix: row = source rank, column = destination rank. A row count
 /// other than the column count is an error at the first row too many, or at the last
 /// row when rows are missing.
-fn read_dense(rows: &[Row<'_>], path: &str) -> Result<TrafficMatrix, LocatedError> {
-    let width = rows[0].1.len();
+fn read_dense(rows: &Rows, path: &str) -> Result<TrafficMatrix, LocatedError> {
+    let width = rows.width;
     if rows.len() != width {
-        let (line, found) = match rows.get(width) {
-            Some((line, _)) => (*line, format!("row {} is one too many", width + 1)),
+        let (line, found) = match rows.lines.get(width) {
+            Some(&line) => (line, format!("row {} is one too many", width + 1)),
             None => (
-                rows[rows.len() - 1].0,
+                rows.lines[rows.len() - 1],
                 format!("the matrix ends after {} rows", rows.len()),
             ),
         };
@@ -159,9 +217,8 @@ fn read_dense(rows: &[Row<'_>], path: &str) -> Result<TrafficMatrix, LocatedErro
     }
     let ranks = rank_count(width as u64, path, None)?;
     let mut raw = Vec::new();
-    for (s, (_, f)) in rows.iter().enumerate() {
-        for (d, tok) in f.iter().enumerate() {
-            let b = parse_bytes(tok).unwrap_or(0);
+    for s in 0..rows.len() {
+        for (d, &b) in rows.row(s).iter().enumerate() {
             if b > 0 {
                 raw.push((s as u32, d as u32, b));
             }
@@ -175,6 +232,22 @@ mod tests {
     use super::super::tests::*;
     use super::super::*;
     use super::*;
+
+    proptest::proptest! {
+        /// The byte splitter gives the fields `str::split` and `str::trim` give, with
+        /// Unicode white space and characters of several bytes about.
+        #[test]
+        fn splitting_at_a_byte_is_splitting_at_the_character_then_trimming(
+            line in "[ ,;\t\u{a0}\u{2003}a-c0-9é]{0,40}"
+        ) {
+            for sep in [b',', b';'] {
+                let mut fields = Vec::new();
+                split_trimmed(&line, sep, &mut fields);
+                let want: Vec<&str> = line.split(char::from(sep)).map(str::trim).collect();
+                proptest::prop_assert_eq!(fields, want);
+            }
+        }
+    }
 
     fn to_csv(t: &TrafficMatrix) -> String {
         let mut s = String::from("src,dst,bytes\n");

@@ -243,7 +243,9 @@ fn finish_plain(
     ranks: u32,
     path: &str,
 ) -> Result<TrafficMatrix, LocatedError> {
-    raw.sort_by_key(|&(s, d, _)| (s, d));
+    // Duplicates are summed, so their order does not matter: an unstable sort on one
+    // packed key.
+    raw.sort_unstable_by_key(|&(s, d, _)| (u64::from(s) << 32) | u64::from(d));
     let mut entries: Vec<(u32, u32, u64)> = Vec::with_capacity(raw.len());
     for (s, d, b) in raw {
         match entries.last_mut() {
