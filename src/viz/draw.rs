@@ -5,6 +5,7 @@
 //! license, see `assets/`), so images come out the same on a machine without fontconfig
 //! or any installed font.
 
+use crate::viz::bitmap_text::BitmapText;
 use crate::viz::error::VizError;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -16,7 +17,7 @@ use std::sync::Once;
 pub(crate) const FONT: &str = "sans-serif";
 
 /// The embedded font's bytes.
-static FONT_BYTES: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
+pub(crate) static FONT_BYTES: &[u8] = include_bytes!("../../assets/DejaVuSans.ttf");
 
 /// Makes the embedded font available to plotters (idempotent).
 pub(crate) fn register_embedded_font() {
@@ -177,8 +178,7 @@ pub fn render<F: Figure>(
         ImageFormat::Png => {
             let mut rgb = vec![0u8; width as usize * height as usize * 3];
             {
-                let root =
-                    BitMapBackend::with_buffer(&mut rgb, (width, height)).into_drawing_area();
+                let root = BitmapText::with_buffer(&mut rgb, (width, height)).into_drawing_area();
                 root.fill(&WHITE).map_err(draw_err)?;
                 figure.draw(&root)?;
                 root.present().map_err(draw_err)?;

@@ -13,6 +13,7 @@
 //! [`crate::tasks`]' sweeps. Pictures only draw: they never compute what
 //! the simulation did not.
 
+pub mod bitmap_text;
 pub mod draw;
 pub mod error;
 pub mod graphviz;
