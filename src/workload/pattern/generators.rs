@@ -192,13 +192,9 @@ fn neighbor_into(k: u32, n: u32, s: u32, out: &mut Vec<(u32, u32)>) {
 /// searches (O(n) typical) plus O(n log n) for the sort.
 fn neighbor2d_into(n: u32, s: u32, out: &mut Vec<(u32, u32)>) {
     let n64 = u64::from(n);
-    let mut x_max = (n as f64).sqrt().ceil() as u64;
-    while x_max * x_max < n64 {
-        x_max += 1;
-    }
-    while x_max > 1 && (x_max - 1) * (x_max - 1) >= n64 {
-        x_max -= 1;
-    }
+    // ceil(√n), exactly.
+    let root = n64.isqrt();
+    let x_max = if root * root < n64 { root + 1 } else { root };
     let y_max = n64.div_ceil(x_max);
     let node = |x: i64, y: i64| -> u64 {
         let x = x.rem_euclid(x_max as i64) as u64;
