@@ -192,9 +192,9 @@ fn neighbor_into(k: u32, n: u32, s: u32, out: &mut Vec<(u32, u32)>) {
 /// searches (O(n) typical) plus O(n log n) for the sort.
 fn neighbor2d_into(n: u32, s: u32, out: &mut Vec<(u32, u32)>) {
     let n64 = u64::from(n);
-    // ceil(√n), exactly.
-    let root = n64.isqrt();
-    let x_max = if root * root < n64 { root + 1 } else { root };
+    // ceil(√n), exactly: the square root is correctly rounded, and for a 32-bit n that is
+    // not a square, √n lies farther than 7·10⁻⁶ from any integer, far beyond rounding.
+    let x_max = (n as f64).sqrt().ceil() as u64;
     let y_max = n64.div_ceil(x_max);
     let node = |x: i64, y: i64| -> u64 {
         let x = x.rem_euclid(x_max as i64) as u64;
