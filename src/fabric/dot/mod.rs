@@ -25,6 +25,7 @@ use std::io::BufRead;
 
 use crate::error::LocatedError;
 
+mod comment;
 mod lexer;
 mod parser;
 mod symbols;

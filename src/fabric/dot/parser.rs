@@ -1,13 +1,14 @@
 //! The dot parser: recursive descent with one token of lookahead over the [`Lexer`],
 //! building the [`DotGraph`]: nodes at first mention, edges of chains and subgraph
 //! operands, attribute defaults scoped to subgraphs, strict-graph merging and duplicate
-//! keys, and `comment` values split into interned tokens.
+//! keys, and `comment` values handed to the [`CommentTokenizer`].
 
 use std::collections::hash_map::Entry;
 use std::io::BufRead;
 
 use rustc_hash::FxHashMap;
 
+use super::comment::CommentTokenizer;
 use super::lexer::{describe, shorten, Lexer, Tok};
 use super::{at_line, Comment, DotEdge, DotGraph, DotNode, Failure, SymbolTable};
 
@@ -48,44 +49,6 @@ fn set_attr(list: &mut Vec<(String, String)>, name: &str, value: String) {
     }
 }
 
-/// True for comment token separators.
-#[inline]
-fn is_comment_sep(c: u8) -> bool {
-    matches!(c, b',' | b' ' | b'\t' | b'\n' | b'\r')
-}
-
-/// Splits a `comment` value into interned tokens appended to `tokens`.
-fn tokenize_comment(
-    symbols: &mut SymbolTable,
-    tokens: &mut Vec<u32>,
-    value: &[u8],
-) -> Result<Comment, &'static str> {
-    if value == b"*" {
-        return Ok(Comment::All);
-    }
-    let text = std::str::from_utf8(value).map_err(|_| "invalid UTF-8 in `comment` value")?;
-    let start = u32::try_from(tokens.len()).map_err(|_| "too many comment tokens")?;
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        while i < bytes.len() && is_comment_sep(bytes[i]) {
-            i += 1;
-        }
-        let s = i;
-        while i < bytes.len() && !is_comment_sep(bytes[i]) {
-            i += 1;
-        }
-        if s < i {
-            // Separators are ASCII, so `s..i` lies on character boundaries.
-            let tok = text.get(s..i).ok_or("invalid UTF-8 in `comment` value")?;
-            let id = symbols.try_intern(tok).ok_or("too many symbols")?;
-            tokens.push(id);
-        }
-    }
-    let end = u32::try_from(tokens.len()).map_err(|_| "too many comment tokens")?;
-    Ok(Comment::Tokens { start, end })
-}
-
 /// An owned string from ID bytes.
 fn utf8_string(bytes: &[u8], line: u32) -> Result<String, Failure> {
     std::str::from_utf8(bytes)
@@ -113,6 +76,8 @@ pub(super) struct Parser<R> {
     /// Non-strict graphs: interned keys, and (tail, head, key) → edge index.
     keys: SymbolTable,
     keyed_edges: FxHashMap<(u32, u32, u32), u32>,
+    /// Splits comment values.
+    comments: CommentTokenizer,
     /// Reusable vectors for edge statements.
     node_pool: Vec<Vec<u32>>,
     op_pool: Vec<Vec<Operand>>,
@@ -132,6 +97,7 @@ impl<R: BufRead> Parser<R> {
             strict_edges: FxHashMap::default(),
             keys: SymbolTable::new(),
             keyed_edges: FxHashMap::default(),
+            comments: CommentTokenizer::default(),
             node_pool: Vec::new(),
             op_pool: Vec::new(),
         }
@@ -612,7 +578,9 @@ impl<R: BufRead> Parser<R> {
         let name: &[u8] = &self.held;
         match edge {
             Some(e) if name == b"comment" => {
-                let c = tokenize_comment(&mut self.g.symbols, &mut self.g.comment_tokens, value)
+                let c = self
+                    .comments
+                    .tokenize(&mut self.g.symbols, &mut self.g.comment_tokens, value)
                     .map_err(|m| at_line(line, m))?;
                 e.comment = Some(c);
             }
