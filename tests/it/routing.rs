@@ -745,8 +745,19 @@ fn random_engine_is_seeded_and_minimal() {
             }
         }
     }
-    // Minimal choices are spread: on the 4-ary 3-tree a leaf uses all its up-ports.
+    // Every bit of the seed matters: seeds one bit apart give different tables (a seed
+    // folded in with `|` instead of `^` would give seed and seed | bit the same).
     let (f, _) = fat_tree(4, 3);
+    let base = route(&f, &Engine::Random { seed: 1 }).unwrap();
+    for bit in 1..64 {
+        let seed = 1 ^ 1u64 << bit;
+        let other = route(&f, &Engine::Random { seed }).unwrap();
+        assert!(
+            !table_diff(&f, &base, &other).is_empty(),
+            "seeds 1 and {seed:#x} gave the same table"
+        );
+    }
+    // Minimal choices are spread: on the 4-ary 3-tree a leaf uses all its up-ports.
     let a = route(&f, &Engine::Random { seed: 1 }).unwrap();
     let leaf = (0..f.num_nodes() as u32)
         .find(|&v| f.node_names[v as usize] == "S0_0")

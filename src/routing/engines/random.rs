@@ -2,6 +2,7 @@
 //! destination.
 
 use super::topo::{Topo, INF};
+use crate::engine::stream::mix64;
 use crate::fabric::NONE;
 use crate::routing::{RoutingError, NO_PORT};
 use rand::{Rng, SeedableRng};
@@ -73,12 +74,4 @@ pub(super) fn random(
         progress(routed);
     }
     Ok(rows)
-}
-
-/// The SplitMix64 finaliser, to spread a user seed over the generator's state.
-fn mix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
