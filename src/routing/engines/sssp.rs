@@ -281,12 +281,12 @@ impl Tree {
             self.pop_order.push(cur);
             let dc = self.dist[cur as usize];
             if cur == 0 {
-                // The host's link to its switch, weight 1.
-                if !self.done[tv as usize] && dc + 1 < self.dist[tv as usize] {
-                    self.used[tv as usize] = HOST_LINK;
-                    self.dist[tv as usize] = dc + 1;
-                    heap.modify(tv, dc + 1);
-                }
+                // The host's link to its switch, weight 1. The host is popped first,
+                // alone at distance 0, so the switch is neither done nor reached yet:
+                // OpenSM's test before relaxing a link always holds here.
+                self.used[tv as usize] = HOST_LINK;
+                self.dist[tv as usize] = 1;
+                heap.modify(tv, 1);
                 continue;
             }
             for l in links.start[cur as usize]..links.start[cur as usize + 1] {
