@@ -832,6 +832,28 @@ fn degenerate_fabrics() {
     b.cable(h2, s);
     let err = route(&b.build(), &Engine::Minhop).unwrap_err();
     assert!(err.to_string().contains("hosts do not forward"), "{err}");
+    // Two switches without hosts, cabled only to each other: no route starts or ends
+    // there, so the hosts are routed as if they were not there (SSSP's balancing must
+    // skip switches it never reached: they have no link to weigh).
+    let mut b = Builder::default();
+    let s = b.node("S".into(), false);
+    for i in 0..2 {
+        let h = b.node(format!("H{i}"), true);
+        b.cable(h, s);
+    }
+    let (a, c) = (b.node("Sa".into(), false), b.node("Sc".into(), false));
+    b.cable(a, c);
+    let f = b.build();
+    for engine in [
+        Engine::Minhop,
+        Engine::Sssp,
+        Engine::Updn { roots: None },
+        Engine::Dnup,
+        Engine::Random { seed: 1 },
+    ] {
+        let table = route(&f, &engine).unwrap();
+        assert_all_routed("two lone switches", &f, &table);
+    }
     // One switch, one host: nothing to route, nothing to refuse.
     let mut b = Builder::default();
     let s = b.node("S".into(), false);
