@@ -331,6 +331,15 @@ mod tests {
 
     /// [`four_ary_two_tree`] with host x cabled where host `place(x)` would be.
     fn four_ary_two_tree_with(extra: u32, place: impl Fn(u32) -> u32) -> Generated {
+        four_ary_two_tree_cabled(extra, place, |_| {})
+    }
+
+    /// [`four_ary_two_tree_with`], then `more` adds its own cables.
+    fn four_ary_two_tree_cabled(
+        extra: u32,
+        place: impl Fn(u32) -> u32,
+        more: impl FnOnce(&mut Builder),
+    ) -> Generated {
         let mut g = kary_ntree(4, 2).unwrap();
         let mut b = Builder::new(24, 32 + extra as usize);
         b.hosts(16);
@@ -351,6 +360,7 @@ mod tests {
         for s in 0..extra {
             b.cable(20 + s, 5, 16 + s, 9);
         }
+        more(&mut b);
         g.fabric = b.finish();
         g
     }
@@ -388,5 +398,30 @@ mod tests {
                 .contains("host H00000 (index 0) is attached to S0_0"),
             "{e}"
         );
+    }
+
+    /// Hosts 0 and 1 also cabled to each other, each on its port 2. That edge comes
+    /// first in each host's edge list (a host's node id is below its leaf's), but a host
+    /// hangs from the switch on its lowest port: the tree is accepted, and routed as
+    /// without the cable.
+    #[test]
+    fn dmodk_finds_a_hosts_leaf_on_its_lowest_port() {
+        let plain = four_ary_two_tree(0);
+        let g = four_ary_two_tree_cabled(0, |x| x, |b| b.cable(0, 2, 1, 2));
+        let (f, t, u) = (&g.fabric, dmodk(&g).unwrap(), dmodk(&plain).unwrap());
+        assert_eq!(f.num_edges(), plain.fabric.num_edges() + 2);
+        let head = |f: &crate::fabric::Fabric, e: Option<u32>| {
+            f.node_names[f.edge_head[e.unwrap() as usize] as usize].clone()
+        };
+        for v in 0..f.num_nodes() as u32 {
+            for d in 0..16 {
+                assert_eq!(
+                    head(f, t.next_edge(f, v, d)),
+                    head(&plain.fabric, u.next_edge(&plain.fabric, v, d)),
+                    "node {v}, destination {d}"
+                );
+            }
+        }
+        assert_eq!(head(f, t.next_edge(f, 0, 1)), "S0_0");
     }
 }

@@ -276,3 +276,58 @@ pub(super) fn hyperx_size(dims: &[u32], hosts_per_switch: u32) -> Result<FabricS
     }
     .check(G)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::routing::structured::dor;
+
+    /// Two switches of a 2-switch mesh joined by three parallel cables, cabled in an
+    /// order that is not their ports' order, and a host with a second cable.
+    ///
+    /// - S0 (coordinate 0) reaches S1 through its ports 5, 3 and 6; S1 reaches S0 through
+    ///   its ports 7, 6 and 2. Dimension-order routing takes the lowest port of parallel
+    ///   links: 3 from S0, 2 from S1.
+    /// - H0 hangs from S1 by its port 1 and has a second cable, on its port 2, to S0
+    ///   (a lower node id, so that edge comes first in H0's edge list). H0's switch is
+    ///   the one on its lowest port: S1, whose coordinate H0 has.
+    /// - H1 hangs from S0 by its port 1.
+    #[test]
+    fn dor_takes_the_lowest_of_parallel_ports_and_a_hosts_lowest_port() {
+        let mut b = Builder::new(4, 6);
+        b.hosts(2);
+        let s0 = b.switch("S0".into());
+        let s1 = b.switch("S1".into());
+        b.cable(0, 1, s1, 1);
+        b.cable(0, 2, s0, 4);
+        b.cable(1, 1, s0, 1);
+        for (p0, p1) in [(5, 7), (3, 6), (6, 2)] {
+            b.cable(s0, p0, s1, p1);
+        }
+        let g = Generated {
+            fabric: b.finish(),
+            structure: Structure::Grid {
+                dims: vec![2],
+                wrap: vec![false],
+                coords: vec![vec![1], vec![0], vec![0], vec![1]],
+                all_to_all: false,
+            },
+            description: "two switches, three parallel cables".into(),
+        };
+        let f = &g.fabric;
+        let port = |v: u32, dst: u32| {
+            let e = dor(&g, false).unwrap().next_edge(f, v, dst).unwrap();
+            let e = e as usize;
+            (
+                f.edge_keys[e].clone(),
+                f.node_names[f.edge_head[e] as usize].clone(),
+            )
+        };
+        let expect = |p: &str, head: &str| (Some(p.to_owned()), head.to_owned());
+        assert_eq!(port(s0, 0), expect("3", "S1"));
+        assert_eq!(port(s1, 1), expect("2", "S0"));
+        assert_eq!(port(s1, 0), expect("1", "H00000"));
+        assert_eq!(port(s0, 1), expect("1", "H00001"));
+        assert_eq!(port(0, 1), expect("1", "S1"));
+    }
+}
