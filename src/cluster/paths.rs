@@ -11,7 +11,7 @@
 use crate::cluster::loads::LinkLoads;
 use crate::cluster::placement::HostPairs;
 use crate::cluster::{Cluster, ClusterError};
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rustc_hash::FxHashMap;
 use std::fmt;
 
@@ -574,7 +574,7 @@ impl<'c> PathFinder<'c> {
         let from = out.len();
         let mut v = dst;
         while v != src {
-            let mut x = rng.gen::<f64>() * self.count[v as usize];
+            let mut x = rng.random::<f64>() * self.count[v as usize];
             let mut chosen = None;
             for &(u, e) in dag.preds(v).iter().filter(|p| self.on_path[p.0 as usize]) {
                 chosen = Some((u, e));

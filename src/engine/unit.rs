@@ -745,7 +745,7 @@ fn add_into(total: &mut Vec<u64>, part: &[u64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::RngCore;
+    use rand::Rng;
 
     #[test]
     fn bottlenecks_list_the_edges_at_the_runs_maximum_once() {

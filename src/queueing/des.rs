@@ -20,7 +20,7 @@
 
 use super::{Centre, Ecn1Mode, QueueError, Service, Solution, Sources, System};
 use crate::engine::stream::{stream_rng, Stream};
-use rand::Rng;
+use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use statrs::distribution::{ContinuousCDF, StudentsT};
@@ -394,11 +394,11 @@ impl<'a> Replica<'a> {
             Sources::Open => {
                 let next = now + exponential(1.0 / (net.rate * n as f64), self.rng);
                 self.schedule(next, What::Generate(u32::MAX));
-                self.rng.gen_range(0..n)
+                self.rng.random_range(0..n)
             }
             Sources::Blocking => p,
         };
-        let r = self.rng.gen_range(0..n - 1);
+        let r = self.rng.random_range(0..n - 1);
         let dst = r + u32::from(r >= src);
         let (route, len) = net.route(src, dst);
         let (t0, t1) = net.window;
@@ -479,7 +479,7 @@ impl<'a> Replica<'a> {
 /// An exponential variate with the given mean.
 fn exponential(mean: f64, rng: &mut Xoshiro256PlusPlus) -> f64 {
     // 1 − U lies in (0, 1], so the logarithm is finite.
-    -mean * (1.0 - rng.gen::<f64>()).ln()
+    -mean * (1.0 - rng.random::<f64>()).ln()
 }
 
 #[derive(Debug, Clone, Copy)]

@@ -3,8 +3,8 @@
 //! fabric again.
 //!
 //! A cache file is named by the CRC-32 of the fabric's identity: a generated fabric's
-//! label (generator and routing), or a file's label with its size and modification time,
-//! so an edited file is read again. `.orcsfab` files of the plan are used as they are.
+//! label (generator and routing) and the stream version its seed draws with, or a file's
+//! label with its size and modification time, so an edited file is read again. `.orcsfab` files of the plan are used as they are.
 
 use super::{FabricSource, ScanError};
 use crate::fabric::input::{load_input, InputSpec};
@@ -34,7 +34,13 @@ pub(crate) fn cache_path(source: &FabricSource, cache_dir: &str) -> Result<Strin
                 .map_or(0, |d| d.as_nanos());
             format!("{}|{}|{modified}", source.label(), meta.len())
         }
-        FabricSource::Gen { .. } => source.label(),
+        // A generator draws from its seed (jellyfish, random routing): other draws are
+        // another fabric.
+        FabricSource::Gen { .. } => format!(
+            "{}|streams {}",
+            source.label(),
+            crate::engine::stream::STREAM_VERSION
+        ),
     };
     Ok(format!(
         "{cache_dir}/{:08x}.orcsfab",

@@ -8,6 +8,7 @@ use crate::engine::metric::{
     acc_band, acc_band_bins, hottest_edges, weight_counts, MetricKind, Summaries,
 };
 use crate::engine::request::{PrepareError, SimRequest};
+use crate::engine::stream::STREAM_VERSION;
 use crate::engine::unit::SimOutcome;
 use crate::fabric::{Fabric, LoadedFabric};
 use crate::limits::{LimitError, MemoryLimit};
@@ -50,6 +51,7 @@ pub fn run_cell(
         // A task cell measures root tasks: its result says how many.
         "runs": cell.metric().map(|_| plan.runs),
         "seed": plan.seed,
+        "streams": STREAM_VERSION,
         "orcs_version": env!("CARGO_PKG_VERSION"),
         "command": plan.command(cell),
     });

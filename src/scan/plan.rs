@@ -163,13 +163,15 @@ pub struct Plan {
 
 impl Plan {
     /// The identity of a plan with `cells` keyed by `key`: a hash (BLAKE3, 128 bits, in
-    /// hex) of every cell's key in cell order, so two plans share it exactly when they
-    /// expand to the same cells in the same order, whatever their TOML looks like. The
-    /// keys name file fabrics as the plan's path leads to them, as resuming does.
-    /// O(cells).
+    /// hex) of the [stream version](crate::engine::stream::STREAM_VERSION) and every
+    /// cell's key in cell order, so two plans share it exactly when they expand to the
+    /// same cells in the same order, whatever their TOML looks like, and draw the same
+    /// numbers from a seed. The keys name file fabrics as the plan's path leads to them,
+    /// as resuming does. O(cells).
     pub fn identity_of<'a>(keys: impl IntoIterator<Item = &'a str>) -> String {
         let mut hasher =
             blake3::Hasher::new_derive_key("orcs scan plan identity: cell keys in order");
+        hasher.update(&crate::engine::stream::STREAM_VERSION.to_le_bytes());
         for key in keys {
             hasher.update(&(key.len() as u64).to_le_bytes());
             hasher.update(key.as_bytes());
@@ -851,6 +853,21 @@ mod tests {
                     [[fabrics]]\ngen = \"kary-ntree:k=2,n=3\"\n";
         let plan = parse_plan(text, "plan.toml").unwrap();
         assert_eq!(plan.identity.len(), 32);
+        // As documented: BLAKE3 in derive-key mode over the stream version (2), then each
+        // key's length and bytes, the first 16 bytes in hex.
+        let mut hasher =
+            blake3::Hasher::new_derive_key("orcs scan plan identity: cell keys in order");
+        hasher.update(&2u32.to_le_bytes());
+        for cell in &plan.cells {
+            let key = plan.key(cell);
+            hasher.update(&(key.len() as u64).to_le_bytes());
+            hasher.update(key.as_bytes());
+        }
+        let hex: String = hasher.finalize().as_bytes()[..16]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(plan.identity, hex);
         // The same cells written otherwise: the same plan.
         let spaced = text.replace("seed = 3", "# a comment\nseed   =   3");
         assert_eq!(

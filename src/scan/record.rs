@@ -4,6 +4,7 @@
 //! once, conflicting duplicates refused, every line passed on byte for byte.
 
 use super::{located, ScanError};
+use crate::engine::stream::STREAM_VERSION;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -68,6 +69,15 @@ impl Record {
         self.value.get("cell").and_then(Value::as_u64)
     }
 
+    /// The version of the random streams its numbers were drawn with (see
+    /// [`STREAM_VERSION`]); 1 for a record without one, written before the version was
+    /// recorded.
+    pub fn streams(&self) -> u64 {
+        self.value
+            .get("streams")
+            .map_or(1, |v| v.as_u64().unwrap_or(0))
+    }
+
     /// The identity and cell count of the plan the record belongs to.
     pub fn plan(&self) -> Option<PlanRef<'_>> {
         Some(PlanRef {
@@ -94,6 +104,14 @@ impl Record {
 
     /// The record, checked to be of `plan` (`what` names where that plan comes from).
     fn of_plan(&self, plan: PlanRef<'_>, what: &str) -> Result<u64, ScanError> {
+        // Before the plan: a record of other draws also names another plan (the stream
+        // version is part of the identity), and this says why.
+        let streams = self.streams();
+        if streams != u64::from(STREAM_VERSION) {
+            return Err(self.error(format!(
+                "a record drawn with random streams of version {streams}, not {STREAM_VERSION} as this orcs draws them (the same seed gives other numbers): run the scan again into a new results file"
+            )));
+        }
         let theirs = self.plan().ok_or_else(|| {
             self.error("a record without a plan identity (written by an older orcs): run the scan again into a new results file")
         })?;
@@ -411,7 +429,8 @@ mod tests {
     /// `line` of `path`.
     fn record(path: &str, line: usize, plan: &str, cell: u64, mean: f64) -> Record {
         let value = serde_json::json!({"cell": cell, "key": format!("k{cell}"), "plan": plan,
-            "plan_cells": 4, "result": {"mean": mean}, "seconds": line as f64 / 10.0});
+            "plan_cells": 4, "streams": STREAM_VERSION, "result": {"mean": mean},
+            "seconds": line as f64 / 10.0});
         Record {
             text: seal(&value),
             value,
@@ -439,6 +458,39 @@ mod tests {
             .to_string();
         assert!(e.starts_with("r.jsonl:2:"), "{e}");
         assert!(e.contains("a cell index below the plan's 4 cells"), "{e}");
+    }
+
+    /// A record of other draws is refused before its plan is looked at, and says why; a
+    /// record without `streams` was drawn with version 1.
+    #[test]
+    fn a_record_of_other_random_streams_is_refused() {
+        let plan = PlanRef {
+            identity: "p",
+            cells: 4,
+        };
+        let current = record("r.jsonl", 1, "p", 3, 0.5);
+        assert_eq!(current.streams(), 2);
+        assert_eq!(current.of_plan(plan, "the plan file").unwrap(), 3);
+        for (streams, shown) in [
+            (None, 1),
+            (Some(serde_json::json!(1)), 1),
+            (Some(serde_json::json!(3)), 3),
+        ] {
+            let mut old = record("r.jsonl", 5, "q", 3, 0.5);
+            let o = old.value.as_object_mut().unwrap();
+            match streams {
+                Some(v) => o.insert("streams".into(), v),
+                None => o.remove("streams"),
+            };
+            let e = located_error(merge(vec![current.clone(), old], Some(plan)).unwrap_err());
+            assert_eq!((e.path.as_str(), e.line), ("r.jsonl", Some(5)));
+            assert!(
+                e.message.contains(&format!(
+                    "a record drawn with random streams of version {shown}, not 2"
+                )),
+                "{e}"
+            );
+        }
     }
 
     #[test]

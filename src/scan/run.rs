@@ -527,7 +527,7 @@ mod tests {
         let path = |n: &str| dir.path().join(n).to_string_lossy().into_owned();
         let record = |cell: u64| {
             seal(
-                &serde_json::json!({"cell": cell, "key": format!("k{cell}"), "plan": "p", "plan_cells": 3}),
+                &serde_json::json!({"cell": cell, "key": format!("k{cell}"), "plan": "p", "plan_cells": 3, "streams": 2}),
             )
         };
         let (a, b) = (record(1), record(0));

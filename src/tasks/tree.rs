@@ -2,7 +2,7 @@
 //! preferential-attachment tree of (n, s), stored as flat arrays, with the counts the
 //! footprints need (tasks n, leaves L, delegating tasks d).
 
-use rand::Rng;
+use rand::{Rng, RngExt};
 
 /// A rooted task tree, tasks numbered breadth-first from the root (task 0), so the
 /// children of a task are consecutive ids: task v's children are
@@ -65,7 +65,7 @@ impl TaskTree {
         weights.add(0, power[1]);
         weights.add(1, power[1]);
         for i in 2..size {
-            let v = weights.sample(rng.gen::<f64>() * weights.total(), i - 1);
+            let v = weights.sample(rng.random::<f64>() * weights.total(), i - 1);
             parent[i] = v as u32;
             let d = degree[v] as usize;
             weights.add(v, power[d + 1] - power[d]);

@@ -8,7 +8,7 @@ use crate::error::LocatedError;
 use crate::fabric::{parse_strtoul_hex, Fabric};
 use crate::workload::WorkloadError;
 use rand::seq::SliceRandom;
-use rand::Rng;
+use rand::{Rng, RngExt};
 use std::collections::VecDeque;
 use std::fmt;
 
@@ -218,7 +218,7 @@ fn choose_hosts<R: Rng + ?Sized>(
             // Partial Fisher–Yates: draw order is the initial order.
             let mut pool = pool.to_vec();
             for k in 0..count {
-                let r = rng.gen_range(k..pool.len());
+                let r = rng.random_range(k..pool.len());
                 pool.swap(k, r);
             }
             pool.truncate(count);

@@ -340,8 +340,16 @@ fn jackson_network_simulation_agrees_within_99_percent_intervals() {
                     r.centre,
                     r.sojourn
                 );
-                // The intervals are narrow enough to tell models apart.
-                assert!(t.half_width < 0.05 * t.mean, "{what}: {} {t:?}", r.centre);
+                // The intervals are narrow enough to tell models apart: within 5 % of
+                // the mean, or else (a busy centre, whose interval is wider) still
+                // excluding the sojourn time of deterministic service (P–K's waiting,
+                // half of M/M/1's), which differs most there.
+                let deterministic = r.service + r.waiting / 2.0;
+                assert!(
+                    t.half_width < 0.05 * t.mean || !t.contains(deterministic),
+                    "{what}: {} {t:?}",
+                    r.centre
+                );
                 check(&t, r.sojourn);
                 check(&w, r.waiting);
                 check(&u, r.utilisation);

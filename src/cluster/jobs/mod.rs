@@ -44,7 +44,7 @@ use crate::cluster::{Cluster, ClusterError};
 use crate::engine::stream::{stream_rng, Stream};
 use crate::limits::{Estimate, LimitError, MemoryLimit};
 use crate::workload::matrix::TrafficMatrix;
-use rand::Rng;
+use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rustc_hash::FxHashMap;
 use scenario::JobSpec;
@@ -224,9 +224,9 @@ pub fn check_memory(
 fn draw(d: &TimeDist, rng: &mut Xoshiro256PlusPlus) -> f64 {
     match *d {
         // Inversion; 1 − U is in (0, 1], so the logarithm is finite.
-        TimeDist::Exponential { rate } => -(1.0 - rng.gen::<f64>()).ln() / rate,
+        TimeDist::Exponential { rate } => -(1.0 - rng.random::<f64>()).ln() / rate,
         TimeDist::Constant(x) => x,
-        TimeDist::Uniform { low, high } => low + (high - low) * rng.gen::<f64>(),
+        TimeDist::Uniform { low, high } => low + (high - low) * rng.random::<f64>(),
         TimeDist::List(ref v) => v.first().copied().unwrap_or(0.0),
     }
 }

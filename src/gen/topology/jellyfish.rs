@@ -4,7 +4,7 @@ use super::builder::Builder;
 use super::{bad, FabricSize, GenError};
 use crate::fabric::Fabric;
 use crate::gen::{Generated, Structure};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// A Jellyfish fabric (Singla et al. 2012): `switches` switches with `ports_per_switch`
@@ -226,8 +226,8 @@ impl Rrg {
             ok(x, y).then_some((i, x, y))
         };
         for _ in 0..64 {
-            let i = rng.gen_range(0..self.edges.len());
-            let flip = rng.gen::<bool>();
+            let i = rng.random_range(0..self.edges.len());
+            let flip = rng.random::<bool>();
             if let Some(found) = check(i, flip).or_else(|| check(i, !flip)) {
                 return Some(found);
             }
@@ -236,7 +236,7 @@ impl Rrg {
             .flat_map(|i| [check(i, false), check(i, true)])
             .flatten()
             .collect();
-        (!all.is_empty()).then(|| all[rng.gen_range(0..all.len())])
+        (!all.is_empty()).then(|| all[rng.random_range(0..all.len())])
     }
 }
 
@@ -300,8 +300,8 @@ fn free_pair(g: &Rrg, open: &[u32], rng: &mut Xoshiro256PlusPlus) -> Option<(u32
         return None;
     }
     for _ in 0..64 {
-        let a = open[rng.gen_range(0..open.len())];
-        let b = open[rng.gen_range(0..open.len())];
+        let a = open[rng.random_range(0..open.len())];
+        let b = open[rng.random_range(0..open.len())];
         if a != b && !g.linked(a, b) {
             return Some((a, b));
         }
@@ -314,7 +314,7 @@ fn free_pair(g: &Rrg, open: &[u32], rng: &mut Xoshiro256PlusPlus) -> Option<(u32
             }
         }
     }
-    (!eligible.is_empty()).then(|| eligible[rng.gen_range(0..eligible.len())])
+    (!eligible.is_empty()).then(|| eligible[rng.random_range(0..eligible.len())])
 }
 
 /// Uses free ports when every pair of nodes with free ports is already linked: a node
@@ -329,7 +329,7 @@ fn unstick(g: &mut Rrg, ports: &mut FreePorts, rng: &mut Xoshiro256PlusPlus) -> 
         .filter(|&v| ports.free[v as usize] >= 2)
         .collect();
     if !wide.is_empty() {
-        let v = wide[rng.gen_range(0..wide.len())];
+        let v = wide[rng.random_range(0..wide.len())];
         let (i, x, y) = g.pick_edge(rng, |x, y| {
             x != v && y != v && !g.linked(v, x) && !g.linked(v, y)
         })?;
@@ -364,10 +364,10 @@ fn connect_components(mut g: Rrg, rng: &mut Xoshiro256PlusPlus) -> Option<Vec<Ve
         if count <= 1 {
             return Some(g.adj);
         }
-        let c1 = comp[rng.gen_range(0..n)];
-        let mut c2 = comp[rng.gen_range(0..n)];
+        let c1 = comp[rng.random_range(0..n)];
+        let mut c2 = comp[rng.random_range(0..n)];
         if c2 == c1 {
-            c2 = (c1 + 1 + rng.gen_range(0..count - 1)) % count;
+            c2 = (c1 + 1 + rng.random_range(0..count - 1)) % count;
         }
         let in_comp = |c: u32| -> Vec<usize> {
             (0..g.edges.len())
@@ -378,8 +378,8 @@ fn connect_components(mut g: Rrg, rng: &mut Xoshiro256PlusPlus) -> Option<Vec<Ve
         if e1.is_empty() || e2.is_empty() {
             return None;
         }
-        let i = e1[rng.gen_range(0..e1.len())];
-        let j = e2[rng.gen_range(0..e2.len())];
+        let i = e1[rng.random_range(0..e1.len())];
+        let j = e2[rng.random_range(0..e2.len())];
         let (a, b) = g.edges[i];
         let (c, d) = g.edges[j];
         // Remove the higher index first so that the other stays valid.

@@ -2,11 +2,10 @@
 //! destination.
 
 use super::topo::{Topo, INF};
-use crate::engine::stream::mix64;
+use crate::engine::stream::{stream_rng, Stream};
 use crate::fabric::NONE;
 use crate::routing::{RoutingError, NO_PORT};
-use rand::{Rng, SeedableRng};
-use rand_xoshiro::Xoshiro256PlusPlus;
+use rand::RngExt;
 use std::collections::VecDeque;
 
 /// Uniform random choice among minimal-hop ports, one generator for the whole table,
@@ -20,9 +19,7 @@ pub(super) fn random(
     let f = topo.f;
     let hosts = f.num_hosts();
     let mut rows = vec![NO_PORT; topo.switches.len() * hosts];
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix64(
-        seed ^ 0x5241_4E44_4F4D_5254u64.wrapping_mul(0xD6E8_FEB8_6659_FD93),
-    ));
+    let mut rng = stream_rng(seed, Stream::RoutingTable);
     let mut dist = vec![INF; f.num_nodes()];
     let mut queue = VecDeque::new();
     let sources = topo.source_switches();
@@ -66,7 +63,7 @@ pub(super) fn random(
             let d = topo.deliver[h];
             rows[ti * hosts + h] = (d - f.out_start[t as usize]) as u16;
             for &(i, a, b) in &spans {
-                let e = cand[rng.gen_range(a as usize..b as usize)];
+                let e = cand[rng.random_range(a as usize..b as usize)];
                 let s = topo.switches[i as usize];
                 rows[i as usize * hosts + h] = (e - f.out_start[s as usize]) as u16;
             }

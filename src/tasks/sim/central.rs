@@ -4,7 +4,7 @@
 
 use super::core::{Core, SimEvent, Slab};
 use super::{Interconnect, Replication, SimConfig, TaskModel};
-use rand::Rng;
+use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::VecDeque;
 
@@ -150,7 +150,7 @@ impl<'a> Run<'a> {
 
     /// A uniformly random idle node, now busy.
     fn take_idle(&mut self) -> u32 {
-        let i = self.core.rng.gen_range(0..self.idle.len());
+        let i = self.core.rng.random_range(0..self.idle.len());
         let node = self.idle.swap_remove(i);
         if let Some(&moved) = self.idle.get(i) {
             self.idle_at[moved as usize] = i as u32;

@@ -10,7 +10,7 @@
 use super::{Interconnect, Replication, SimConfig, TaskModel, TaskTimes, TreeModel};
 use crate::flow::{FlowId, FlowNetwork, Routes};
 use crate::tasks::TaskTree;
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -304,5 +304,5 @@ impl<'a, E: SimEvent, P: Copy> Core<'a, E, P> {
 /// An exponential draw of mean `mean`.
 fn exponential(mean: f64, rng: &mut impl Rng) -> f64 {
     // 1 − u is in (0, 1]: its logarithm is finite.
-    -mean * (1.0 - rng.gen::<f64>()).ln()
+    -mean * (1.0 - rng.random::<f64>()).ln()
 }

@@ -23,7 +23,7 @@
 
 use super::core::{Core, SimEvent, Slab};
 use super::{Interconnect, Replication, SimConfig, TaskModel};
-use rand::Rng;
+use rand::RngExt;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use std::collections::VecDeque;
 
@@ -135,7 +135,7 @@ impl<'a> Run<'a> {
     /// measured roots in batches.
     pub(super) fn run(mut self, progress: &(dyn Fn(u64) + Sync)) -> Replication {
         for node in 0..self.core.config.nodes {
-            let first = self.retry * self.core.rng.gen::<f64>();
+            let first = self.retry * self.core.rng.random::<f64>();
             self.core.schedule(first, Event::Retry(node));
         }
         let first = self.core.next_arrival();
@@ -157,7 +157,7 @@ impl<'a> Run<'a> {
 
     fn arrive(&mut self) {
         let job = self.core.arrive();
-        let home = self.core.rng.gen_range(0..self.core.config.nodes);
+        let home = self.core.rng.random_range(0..self.core.config.nodes);
         self.deques[home as usize].push_back(Ready {
             job,
             task: 0,
@@ -185,7 +185,7 @@ impl<'a> Run<'a> {
         } else if !self.asking[n] && self.core.config.nodes > 1 {
             self.asking[n] = true;
             // A uniformly random node other than this one.
-            let mut victim = self.core.rng.gen_range(0..self.core.config.nodes - 1);
+            let mut victim = self.core.rng.random_range(0..self.core.config.nodes - 1);
             if victim >= node {
                 victim += 1;
             }

@@ -5,7 +5,7 @@
 
 use super::levels::floor_log2;
 use super::{Pattern, RecvsArgs};
-use rand::Rng;
+use rand::{Rng, RngExt};
 
 impl Pattern {
     /// Appends the pairs of level `level` of this (non-`ptrnvsptrn`) pattern on `n` ranks,
@@ -265,8 +265,8 @@ fn recvs_into<R: Rng + ?Sized>(
             }
             senders.swap_remove(uniform_index(rng, senders.len()))
         };
-        if may_divert && rng.gen::<f64>() > a.c1 {
-            if rng.gen::<f64>() < a.c2 {
+        if may_divert && rng.random::<f64>() > a.c1 {
+            if rng.random::<f64>() < a.c2 {
                 i += 1;
                 continue;
             }
@@ -301,7 +301,7 @@ fn recvs_into<R: Rng + ?Sized>(
 /// the random stream is the same on every platform.
 fn uniform_index<R: Rng + ?Sized>(rng: &mut R, len: usize) -> usize {
     let max = u32::try_from(len.saturating_sub(1)).unwrap_or(u32::MAX);
-    rng.gen_range(0..=max) as usize
+    rng.random_range(0..=max) as usize
 }
 
 #[cfg(test)]
@@ -309,7 +309,7 @@ mod tests {
     use super::super::tests::*;
     use super::super::*;
     use proptest::prelude::*;
-    use rand::Rng;
+    use rand::RngExt;
     use std::collections::{BTreeSet, HashMap};
 
     // ----- §5.4 examples -----
@@ -538,7 +538,7 @@ mod tests {
             pat.generate(&c, &mut r2, &mut b);
             assert_eq!(a, b);
             // The generator was not advanced.
-            assert_eq!(r1.gen::<u64>(), rng(1).gen::<u64>());
+            assert_eq!(r1.random::<u64>(), rng(1).random::<u64>());
         }
         assert!(Pattern::Rand.is_random());
         assert!(p("recvs_one_src", Some("2")).is_random());
