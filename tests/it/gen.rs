@@ -1058,16 +1058,38 @@ fn engines_refuse_other_structures() {
     let tree = kary_ntree(4, 2).unwrap();
     let fly = dragonfly(2, 1, 1, GlobalArrangement::Absolute).unwrap();
     let jelly = jellyfish(8, 4, 1, 1).unwrap();
-    for g in [&torus, &fly, &jelly] {
+    let hx = hyperx(&[4, 4], 1).unwrap();
+    // The error says what the fabric is instead.
+    let irregular = "an irregular fabric (no structure to exploit)";
+    for (g, found) in [
+        (&torus, "a mesh, torus or hypercube"),
+        (&fly, "a dragonfly"),
+        (&jelly, irregular),
+        (&hx, "a HyperX"),
+    ] {
         for result in [dmodk(g), smodk(g)] {
             let e = result.unwrap_err();
             assert!(matches!(e, RoutingError::WrongStructure { .. }), "{e}");
             assert!(e.to_string().contains("needs a fat tree"), "{e}");
+            assert!(
+                e.to_string()
+                    .ends_with(&format!("; this fabric is {found}")),
+                "{e}"
+            );
         }
     }
-    for g in [&tree, &fly, &jelly] {
+    for (g, found) in [
+        (&tree, "a fat tree"),
+        (&fly, "a dragonfly"),
+        (&jelly, irregular),
+    ] {
         let e = dor(g, false).unwrap_err();
         assert!(e.to_string().contains("dor needs a mesh"), "{e}");
+        assert!(
+            e.to_string()
+                .ends_with(&format!("; this fabric is {found}")),
+            "{e}"
+        );
     }
 }
 

@@ -237,6 +237,11 @@ mod tests {
         assert_eq!(parse_engine("ftree", 0), None);
         for name in ENGINE_NAMES {
             assert_eq!(parse_engine(name, 0).map(|e| e.name()), Some(*name));
+            // An engine displays as its name.
+            assert_eq!(
+                parse_engine(name, 0).map(|e| e.to_string()).as_deref(),
+                Some(*name)
+            );
         }
     }
 }
