@@ -703,7 +703,7 @@ mod tests {
                     } else {
                         on.max().unwrap_or(0)
                     };
-                    if best.as_ref().map_or(true, |(c, _)| cost < *c) {
+                    if best.as_ref().is_none_or(|(c, _)| cost < *c) {
                         best = Some((cost, edges));
                     }
                 }

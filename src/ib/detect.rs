@@ -313,7 +313,7 @@ fn classify_line(line: &[u8]) -> Option<Verdict> {
     }
     if let Some(kw) = HEADER_KEYWORDS
         .iter()
-        .find(|kw| t.starts_with(kw) && t.get(kw.len()).map_or(true, |&b| b == b' ' || b == b'\t'))
+        .find(|kw| t.starts_with(kw) && t.get(kw.len()).is_none_or(|&b| b == b' ' || b == b'\t'))
     {
         return Some(classify_header(t, kw.len()));
     }

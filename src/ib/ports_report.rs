@@ -194,7 +194,7 @@ impl Ctx {
             return Err(bad());
         }
         let digits = c.take_while(|b| b.is_ascii_hexdigit());
-        if digits.len() != 16 || !c.peek().map_or(true, is_ws) {
+        if digits.len() != 16 || !c.peek().is_none_or(is_ws) {
             return Err(bad());
         }
         let guid = parse_hex(digits).ok_or_else(bad)?;

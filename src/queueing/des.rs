@@ -258,7 +258,7 @@ impl Net {
             Ecn1Mode::Split => 2 * c,
         };
         let mut kind = vec![0u8; c as usize];
-        kind.extend(std::iter::repeat(1u8).take(ecn1_queues as usize));
+        kind.extend(std::iter::repeat_n(1u8, ecn1_queues as usize));
         kind.push(2);
         let n = system.total_nodes() as f64;
         let length = config.messages as f64 / (n * solution.lambda_eff);

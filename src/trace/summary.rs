@@ -176,7 +176,7 @@ impl RankSummary {
     /// annotations when None).
     fn sum(&self, kind: Option<FunctionKind>, field: impl Fn(&FunctionStats) -> u64) -> u64 {
         self.called()
-            .filter(|(label, _)| kind.map_or(true, |k| FunctionKind::of(*label) == k))
+            .filter(|(label, _)| kind.is_none_or(|k| FunctionKind::of(*label) == k))
             .map(|(_, f)| field(f))
             .sum()
     }

@@ -179,7 +179,7 @@ fn classify(text: &[u8]) -> LineKind {
         _ => {}
     }
     let keyword_then_blank =
-        |kw: &[u8]| text.starts_with(kw) && text.get(kw.len()).map_or(true, |&b| is_ws(b));
+        |kw: &[u8]| text.starts_with(kw) && text.get(kw.len()).is_none_or(|&b| is_ws(b));
     if keyword_then_blank(b"Switch") {
         return LineKind::Header(NodeKind::Switch);
     }

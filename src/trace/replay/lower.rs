@@ -176,10 +176,10 @@ pub(super) struct RankEvents<'f> {
 /// has no footer (or one too short to tell).
 fn may_send_synchronously(file: &RankFile) -> bool {
     use label::{ISSEND, SSEND, SSEND_INIT};
-    file.footer.as_ref().map_or(true, |footer| {
+    file.footer.as_ref().is_none_or(|footer| {
         [SSEND, ISSEND, SSEND_INIT]
             .iter()
-            .any(|&l| footer.calls.get(l as usize).map_or(true, |&n| n > 0))
+            .any(|&l| footer.calls.get(l as usize).is_none_or(|&n| n > 0))
     })
 }
 

@@ -221,7 +221,7 @@ impl Pass<'_> {
     /// Whether a data-moving call is inside the selected phase and time window.
     fn counts(&self, rec: &Record) -> bool {
         self.in_phase
-            && self.window.map_or(true, |(start, end)| {
+            && self.window.is_none_or(|(start, end)| {
                 let t = rec.wall.start.nanos();
                 start <= t && t < end
             })

@@ -608,7 +608,7 @@ fn check_invariants(l: &Lfts) {
         assert!(guids.insert(s.guid), "duplicate switch {:#x}", s.guid);
         assert!(s.ports.len() <= 0xC000);
         assert!(s.ports.iter().all(|&p| p <= 254 || p == NO_ROUTE));
-        assert!(s.lid.map_or(true, |lid| (1..=0xBFFF).contains(&lid)));
+        assert!(s.lid.is_none_or(|lid| (1..=0xBFFF).contains(&lid)));
         assert!(s.line >= 1);
     }
     assert!(!l.switches.is_empty());

@@ -67,7 +67,7 @@ pub fn run(plan: &CheckPlan) -> Result<ExitCode> {
         Format::Csv => out.write_all(report::check_csv(&found).as_bytes())?,
     }
     out.commit()?;
-    let deadlock_free = deadlock.map_or(true, |d| d.cycle.is_none());
+    let deadlock_free = deadlock.is_none_or(|d| d.cycle.is_none());
     Ok(if check.all_routed() && deadlock_free {
         ExitCode::SUCCESS
     } else {

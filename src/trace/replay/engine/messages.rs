@@ -41,9 +41,7 @@ impl Engine<'_> {
         };
         let d = dst as usize;
         let found = self.posted[d].iter().position(|p| {
-            p.comm == comm
-                && p.src.map_or(true, |s| s == r as u32)
-                && p.tag.map_or(true, |t| t == tag)
+            p.comm == comm && p.src.is_none_or(|s| s == r as u32) && p.tag.is_none_or(|t| t == tag)
         });
         match found {
             Some(i) => {
@@ -82,7 +80,7 @@ impl Engine<'_> {
         let messages = &self.messages;
         let found = self.unexpected[r].iter().position(|&m| {
             let m = &messages[m as usize];
-            m.comm == comm && src.map_or(true, |s| s == m.src) && tag.map_or(true, |t| t == m.tag)
+            m.comm == comm && src.is_none_or(|s| s == m.src) && tag.is_none_or(|t| t == m.tag)
         });
         match found {
             Some(i) => {
@@ -96,8 +94,8 @@ impl Engine<'_> {
                 // Only a rendezvous transfer reads the post: a synchronous send, or a
                 // message over the eager limit, and no valid message is larger than the
                 // receive that takes it.
-                let rendezvous_possible = self.synchronous_sends
-                    || capacity.map_or(true, |c| c > self.network.eager_limit);
+                let rendezvous_possible =
+                    self.synchronous_sends || capacity.is_none_or(|c| c > self.network.eager_limit);
                 let post = if rendezvous_possible {
                     Post::Kept(self.times.alloc(self.clocks.block(r)))
                 } else {

@@ -74,7 +74,7 @@ impl Engine<'_> {
     /// putting off, so this ends. False when the event may be settled now.
     fn put_off(&mut self, r: usize, latest: f64) -> bool {
         let key = time_key(latest);
-        let later = self.ranks[r].deferred.map_or(true, |last| key > last);
+        let later = self.ranks[r].deferred.is_none_or(|last| key > last);
         if latest > self.clocks.clock(r)[0] && later {
             self.ranks[r].deferred = Some(key);
             self.heap.push(Reverse((key, r as u32)));
