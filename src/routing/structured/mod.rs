@@ -126,3 +126,66 @@ impl Check<'_> {
         self.fabric.node_names[v as usize].as_str()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::topology::generate;
+
+    /// The generators number every port; a fabric built by hand may not. A leaf switch
+    /// of the 2-ary 2-tree has four out-edges (local 0–3). With keys none, "7", "x" and
+    /// " 2 ", their ports are 1 (position 0, from 1), 7, 3 (position 2: "x" is not a
+    /// number) and 2 (the key trimmed), so by port they go 0, 3, 2, 1.
+    #[test]
+    fn an_edge_without_a_port_number_takes_its_position_from_one() {
+        let mut fabric = generate("kary-ntree:k=2,n=2").unwrap().fabric;
+        let leaf = (0..fabric.num_nodes() as u32)
+            .find(|&v| {
+                fabric.host_of_node[v as usize] == crate::fabric::NONE
+                    && fabric.out_edges(v).len() == 4
+            })
+            .unwrap();
+        let first = fabric.out_start[leaf as usize];
+        assert!(first > 0, "a zero offset would hide a sign error");
+        for (local, key) in [None, Some("7"), Some("x"), Some(" 2 ")]
+            .into_iter()
+            .enumerate()
+        {
+            fabric.edge_keys[first as usize + local] = key.map(str::to_owned);
+        }
+        let ports: Vec<u64> = fabric
+            .out_edges(leaf)
+            .map(|e| port_of(&fabric, e))
+            .collect();
+        assert_eq!(ports, [1, 7, 3, 2]);
+        assert_eq!(edges_by_port(&fabric, leaf, |_| true), [0, 3, 2, 1]);
+    }
+
+    /// A fabric of `hosts` hosts and `switches` switches, nothing else: all the size
+    /// check reads.
+    fn counted(hosts: u32, switches: u32) -> Fabric {
+        Fabric {
+            node_names: vec![String::new(); (hosts + switches) as usize],
+            hosts: (0..hosts).collect(),
+            ..Fabric::default()
+        }
+    }
+
+    /// 2¹⁶ hosts × 2¹⁵ switches is the largest table the engines build (2³¹ entries);
+    /// one switch more is refused with its entry count and the limit.
+    #[test]
+    fn the_table_size_limit_is_two_to_the_thirty_one_entries() {
+        assert!(check_table_size("dmodk", &counted(1 << 16, 1 << 15)).is_ok());
+        match check_table_size("dmodk", &counted(1 << 16, (1 << 15) + 1)) {
+            Err(RoutingError::TooLarge {
+                engine,
+                entries,
+                limit,
+            }) => assert_eq!(
+                (engine, entries, limit),
+                ("dmodk", (1 << 31) + (1 << 16), 1 << 31)
+            ),
+            other => panic!("expected TooLarge, got {other:?}"),
+        }
+    }
+}
