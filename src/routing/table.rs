@@ -345,6 +345,98 @@ impl ForwardingTable {
     }
 }
 
+/// A few destinations' columns of a table, stored destination by destination.
+///
+/// A row holds one node's ports towards every host, so a walk towards one destination
+/// reads one entry per row: on a large fabric, one cache line and often one page per
+/// node it passes. Copying the columns of a block of destinations first reads each row's
+/// entries for the whole block together, and the walks then read a short contiguous
+/// column each. O(rows × block) time and memory per load.
+#[derive(Debug, Default)]
+pub(crate) struct ColumnBlock {
+    /// Rows of the table loaded.
+    rows: usize,
+    /// Entry (destination j of the block, row r) at `j * rows + r`, [`NO_PORT`] for none.
+    ports: Vec<u16>,
+}
+
+impl ColumnBlock {
+    /// Rows transposed at a time: a tile of 16 rows of a 64-destination block is 1 KiB
+    /// (2 KiB with 2-byte entries), and its columns are 16 entries long.
+    const TILE: usize = 16;
+
+    /// Loads the columns of destinations `dsts` (host ids) from `table`.
+    pub(crate) fn load(&mut self, table: &ForwardingTable, dsts: &[u32]) {
+        self.rows = table.num_rows();
+        self.ports.clear();
+        self.ports.resize(self.rows * dsts.len(), NO_PORT);
+        match &table.ports {
+            PortRows::Narrow(p) => self.transpose(p, table.num_hosts, dsts),
+            PortRows::Wide(p) => self.transpose(p, table.num_hosts, dsts),
+        }
+    }
+
+    /// Copies the columns `dsts` of `rows` (`num_hosts` entries each) into `ports`, a
+    /// tile of [`ColumnBlock::TILE`] rows at a time: the tile's entries are first read
+    /// row by row into a small buffer, then written column by column, so that neither
+    /// the reads nor the writes jump a cache line per entry.
+    fn transpose<P: PortIndex>(&mut self, rows: &[P], num_hosts: usize, dsts: &[u32]) {
+        let width = dsts.len();
+        if width == 0 {
+            return;
+        }
+        let contiguous = dsts
+            .first()
+            .is_some_and(|&d| dsts.iter().zip(d..).all(|(&x, y)| x == y));
+        let mut stage = vec![P::NONE; Self::TILE * width];
+        for first in (0..self.rows).step_by(Self::TILE) {
+            let tile = Self::TILE.min(self.rows - first);
+            for (i, staged) in stage.chunks_exact_mut(width).take(tile).enumerate() {
+                let row = &rows[(first + i) * num_hosts..(first + i + 1) * num_hosts];
+                if contiguous {
+                    let d = dsts[0] as usize;
+                    staged.copy_from_slice(&row[d..d + width]);
+                } else {
+                    for (s, &d) in staged.iter_mut().zip(dsts) {
+                        *s = row[d as usize];
+                    }
+                }
+            }
+            for j in 0..width {
+                let column = &mut self.ports[j * self.rows + first..][..tile];
+                for (i, out) in column.iter_mut().enumerate() {
+                    let p = stage[i * width + j];
+                    *out = if p.index() == P::NONE.index() {
+                        NO_PORT
+                    } else {
+                        p.index() as u16
+                    };
+                }
+            }
+        }
+    }
+
+    /// The edge `node` uses towards destination `j` of the block, if it has one: what
+    /// [`ForwardingTable::next_edge`] says for that destination.
+    #[inline]
+    pub(crate) fn next_edge(
+        &self,
+        table: &ForwardingTable,
+        fabric: &Fabric,
+        node: u32,
+        j: usize,
+    ) -> Option<u32> {
+        let n = node as usize;
+        match table.row_of_node[n] {
+            NONE => Some(table.uniform_edge[n]).filter(|&e| e != NONE),
+            row => {
+                let port = self.ports[j * self.rows + row as usize];
+                (port != NO_PORT).then(|| fabric.out_start[n] + port as u32)
+            }
+        }
+    }
+}
+
 /// Borrowed flat arrays for the hot loop: everything a route walk touches, nothing else.
 #[derive(Clone, Copy)]
 pub struct Router<'a, P: PortIndex> {
@@ -544,6 +636,59 @@ mod tests {
             S2 -> S1 [comment=\"{s2_s1}\"]; S1 -> S0 [comment=\"H0,H3\"]; }}"
         );
         load_routed_fabric_from(text.as_bytes(), "line.dot", LoadOptions::default()).unwrap()
+    }
+
+    /// A column block answers as the table does, for every node and destination of the
+    /// block: rows of one and two bytes, blocks of consecutive hosts and of any hosts
+    /// (repeated, out of order), a row count that is no multiple of the tile, entries
+    /// without a route, and nodes without a row (a uniform edge or nothing).
+    #[test]
+    fn a_column_block_answers_as_the_table() {
+        let fabric = crate::gen::topology::generate("kary-ntree:k=4,n=3")
+            .unwrap()
+            .fabric;
+        let mut table = ForwardingTable::new(&fabric);
+        let switches: Vec<u32> = (0..fabric.num_nodes() as u32)
+            .filter(|&v| fabric.host_of_node[v as usize] == NONE)
+            .collect();
+        // 37 rows: two whole tiles of 16 and one of 5.
+        for &v in &switches[..37] {
+            let degree = fabric.out_edges(v).len() as u32;
+            let row = table.row_mut(&fabric, v);
+            for (d, entry) in row.iter_mut().enumerate() {
+                let d = d as u32;
+                *entry = if (v * 7 + d * 3) % 5 == 0 {
+                    NO_PORT
+                } else {
+                    ((v + d) % degree) as u16
+                };
+            }
+        }
+        for &h in &fabric.hosts[..50] {
+            table.set_uniform(h, fabric.out_start[h as usize]);
+        }
+        assert_eq!(table.num_rows(), 37);
+        let every_host: Vec<u32> = (0..fabric.num_hosts() as u32).collect();
+        let blocks: [&[u32]; 4] = [&every_host, &every_host[3..40], &[63, 0, 17, 17, 5], &[]];
+        let mut block = ColumnBlock::default();
+        for compacted in [false, true] {
+            if compacted {
+                table.compact();
+                assert!(matches!(table.ports, PortRows::Narrow(_)));
+            }
+            for dsts in blocks {
+                block.load(&table, dsts);
+                for v in 0..fabric.num_nodes() as u32 {
+                    for (j, &d) in dsts.iter().enumerate() {
+                        assert_eq!(
+                            block.next_edge(&table, &fabric, v, j),
+                            table.next_edge(&fabric, v, d),
+                            "node {v}, destination {d} (column {j}), compacted {compacted}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]
