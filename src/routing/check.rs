@@ -160,8 +160,9 @@ const DESTINATION_BLOCK: usize = 64;
 /// leaf stands for all its hosts. A destination with a broken route is walked again
 /// source by source, so that the broken pairs and their examples are the same as when
 /// every pair is walked. Per destination each node's distance to it is memoised, so the
-/// cost is O(|hosts| × (first hops + nodes + hops)) time and O(nodes) scratch per
-/// thread, plus O(|hosts| × edges) for the per-link route counts merged at the end.
+/// cost is O(|hosts| × (first hops + nodes + hops + rows)) time and O(nodes + 64 ×
+/// rows) scratch per thread (the nodes' states and a block's columns of the table), plus
+/// O(|hosts| × edges) for the per-link route counts merged at the end.
 pub fn check_routes(fabric: &Fabric, table: &ForwardingTable, hosts: &[u32]) -> RouteCheck {
     check_routes_with_progress(fabric, table, hosts, &|_| {})
 }
