@@ -187,6 +187,29 @@ impl ForwardingTable {
         &mut ports[row * self.num_hosts..(row + 1) * self.num_hosts]
     }
 
+    /// New dense rows for `nodes`, none of which has one yet, in that order (the rows
+    /// [`ForwardingTable::row_mut`] would give them one by one), filled with
+    /// [`NO_PORT`]: one slice per node, to be filled in parallel. O(nodes · hosts).
+    pub(crate) fn new_rows_mut(&mut self, nodes: &[u32]) -> Vec<&mut [u16]> {
+        self.wide_rows();
+        let PortRows::Wide(ports) = &mut self.ports else {
+            unreachable!("rows were just widened")
+        };
+        let width = self.num_hosts;
+        let first = ports.len() / width.max(1);
+        for (k, &v) in nodes.iter().enumerate() {
+            debug_assert_eq!(self.row_of_node[v as usize], NONE, "node {v} has a row");
+            self.row_of_node[v as usize] = (first + k) as u32;
+            self.uniform_edge[v as usize] = NONE;
+        }
+        let start = ports.len();
+        ports.resize(start + nodes.len() * width, NO_PORT);
+        if width == 0 {
+            return nodes.iter().map(|_| <&mut [u16]>::default()).collect();
+        }
+        ports[start..].chunks_exact_mut(width).collect()
+    }
+
     /// Makes the rows two-byte entries, widening them if they were compacted.
     fn wide_rows(&mut self) {
         if let PortRows::Narrow(narrow) = &self.ports {
@@ -636,6 +659,61 @@ mod tests {
             S2 -> S1 [comment=\"{s2_s1}\"]; S1 -> S0 [comment=\"H0,H3\"]; }}"
         );
         load_routed_fabric_from(text.as_bytes(), "line.dot", LoadOptions::default()).unwrap()
+    }
+
+    /// Rows made together are the rows [`ForwardingTable::row_mut`] makes one by one:
+    /// in the order given, after the rows already there (also from a compacted table),
+    /// without a route until filled, and the nodes' uniform edges gone.
+    #[test]
+    fn new_rows_are_the_rows_made_one_by_one() {
+        let fabric = crate::gen::topology::generate("kary-ntree:k=2,n=3")
+            .unwrap()
+            .fabric;
+        let switches: Vec<u32> = (0..fabric.num_nodes() as u32)
+            .filter(|&v| fabric.host_of_node[v as usize] == NONE)
+            .collect();
+        let (first, rest) = (switches[5], [switches[2], switches[7], switches[0]]);
+        let fill = |row: &mut [u16], v: u32| {
+            for (d, entry) in row.iter_mut().enumerate() {
+                *entry = if d == 3 {
+                    NO_PORT
+                } else {
+                    ((v as usize + d) % 3) as u16
+                };
+            }
+        };
+        for compacted in [false, true] {
+            let mut one_by_one = ForwardingTable::new(&fabric);
+            let mut together = ForwardingTable::new(&fabric);
+            for table in [&mut one_by_one, &mut together] {
+                table.set_uniform(rest[1], fabric.out_start[rest[1] as usize]);
+                fill(table.row_mut(&fabric, first), first);
+                if compacted {
+                    table.compact();
+                }
+            }
+            for &v in &rest {
+                fill(one_by_one.row_mut(&fabric, v), v);
+            }
+            let rows = together.new_rows_mut(&rest);
+            assert_eq!(rows.len(), 3);
+            for row in &rows {
+                assert_eq!(row.len(), fabric.num_hosts());
+                assert!(row.iter().all(|&p| p == NO_PORT));
+            }
+            for (row, &v) in rows.into_iter().zip(&rest) {
+                fill(row, v);
+            }
+            assert_eq!(together.num_rows(), 4);
+            assert_eq!(together.uniform_edge(rest[1]), None);
+            // PortRows has no equality of its own: its Debug form shows every entry.
+            assert_eq!(
+                format!("{:?}", together.raw_parts()),
+                format!("{:?}", one_by_one.raw_parts())
+            );
+        }
+        let mut empty = ForwardingTable::new(&fabric);
+        assert!(empty.new_rows_mut(&[]).is_empty());
     }
 
     /// A column block answers as the table does, for every node and destination of the

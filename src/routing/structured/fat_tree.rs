@@ -4,6 +4,7 @@
 use super::{check_table_size, edges_by_port, route_hosts, structure_name, Check};
 use crate::gen::{Generated, Structure};
 use crate::routing::{ForwardingTable, RoutingError};
+use rayon::prelude::*;
 
 /// A validated fat tree: per switch level `l` (0 = leaves), the arithmetic of
 /// [`crate::gen::topology::xgft`]'s layout, checked link by link against the fabric.
@@ -266,7 +267,9 @@ impl Tree {
         Ok(())
     }
 
-    /// The D-mod-K table (see [`dmodk`]).
+    /// The D-mod-K table (see [`dmodk`]): one row per switch, the rows filled in
+    /// parallel. O(switches · hosts) entries written, O(switches · (hosts / W + m))
+    /// divisions.
     fn route(
         &self,
         engine: &'static str,
@@ -275,52 +278,80 @@ impl Tree {
         let fabric = &generated.fabric;
         let mut table = ForwardingTable::new(fabric);
         route_hosts(engine, fabric, &mut table)?;
-        let hosts = fabric.num_hosts() as u64;
-        for &(v, l, j) in &self.switches {
-            let a = j / self.copies[l];
-            let copy = j % self.copies[l];
-            let down = &self.down_edges[v as usize];
-            let up = &self.up_edges[v as usize];
-            let row = table.row_mut(fabric, v);
-            for d in 0..hosts {
-                row[d as usize] = if d / self.below[l] == a {
-                    let q = if l == 0 {
-                        d % self.children[0]
-                    } else {
-                        let group = (d / self.below[l - 1]) % self.children[l];
-                        let c = self.parallel[l];
-                        let i = if c == 1 {
-                            0
-                        } else {
-                            // Parallel cables i = 0..c to the child end at its up-ports
-                            // copy + spread·i. Take the one whose up-port is the first at
-                            // or after d's own D-mod-K up-port t (wrapping to the first):
-                            // on d's routes that is t itself, so routes come down the way
-                            // they would go up; elsewhere it is OpenSM's choice.
-                            let t = (d / self.place[l - 1]) % self.up[l - 1];
-                            let spread = (self.up[l - 1] / c).max(1);
-                            let first = copy % spread;
-                            let i = if t <= first {
-                                0
-                            } else {
-                                (t - first).div_ceil(spread)
-                            };
-                            if i < c {
-                                i
-                            } else {
-                                0
-                            }
-                        };
-                        group * c + i
-                    };
-                    down[q as usize]
-                } else {
-                    let w = self.place[l];
-                    up[(((d + w - 1 - copy) / w) % self.up[l]) as usize]
-                };
+        let nodes: Vec<u32> = self.switches.iter().map(|&(v, _, _)| v).collect();
+        table
+            .new_rows_mut(&nodes)
+            .into_par_iter()
+            .zip(&self.switches)
+            .for_each(|(row, &(v, l, j))| self.fill_row(v, l, j, row));
+        Ok(table)
+    }
+
+    /// Fills the row of switch `v`, index `j` of level `l`, whose entry `d` is the
+    /// port towards destination host `d`.
+    ///
+    /// Every entry is the arithmetic of [`dmodk`], but runs of equal entries take one
+    /// division each instead of several per entry: up-port `⌊(d + W − 1 − copy) / W⌋
+    /// mod U` is the same for `W` consecutive destinations (the first run `copy + 1`
+    /// long, since `copy < W`), and below the switch a child holds `below[l − 1]`
+    /// consecutive destinations.
+    fn fill_row(&self, v: u32, l: usize, j: u64, row: &mut [u16]) {
+        let hosts = row.len() as u64;
+        let a = j / self.copies[l];
+        let copy = j % self.copies[l];
+        let down = &self.down_edges[v as usize];
+        let up = &self.up_edges[v as usize];
+        let u = self.up[l];
+        if u > 0 {
+            let w = self.place[l];
+            let (mut start, mut end, mut q) = (0, (copy + 1).min(hosts), 0);
+            while start < hosts {
+                row[start as usize..end as usize].fill(up[q as usize]);
+                q = if q + 1 == u { 0 } else { q + 1 };
+                start = end;
+                end = end.saturating_add(w).min(hosts);
             }
         }
-        Ok(table)
+        // The destinations below: subtree a of level l (every host at the top).
+        let lo = (a * self.below[l]).min(hosts);
+        let hi = ((a + 1) * self.below[l]).min(hosts);
+        if l == 0 {
+            // The leaf's own hosts, d mod m[0] = d − lo.
+            for d in lo..hi {
+                row[d as usize] = down[(d - lo) as usize];
+            }
+            return;
+        }
+        let c = self.parallel[l];
+        let child = self.below[l - 1];
+        for group in 0..self.children[l] {
+            let start = lo + group * child;
+            let end = (start + child).min(hi);
+            if start >= end {
+                break;
+            }
+            if c == 1 {
+                row[start as usize..end as usize].fill(down[group as usize]);
+                continue;
+            }
+            for d in start..end {
+                // Parallel cables i = 0..c to the child end at its up-ports
+                // copy + spread·i. Take the one whose up-port is the first at or after
+                // d's own D-mod-K up-port t (wrapping to the first): on d's routes that
+                // is t itself, so routes come down the way they would go up; elsewhere
+                // it is OpenSM's choice.
+                let t = (d / self.place[l - 1]) % self.up[l - 1];
+                let spread = (self.up[l - 1] / c).max(1);
+                let first = copy % spread;
+                let i = if t <= first {
+                    0
+                } else {
+                    (t - first).div_ceil(spread)
+                };
+                let i = if i < c { i } else { 0 };
+                row[d as usize] = down[(group * c + i) as usize];
+            }
+        }
     }
 }
 
@@ -390,4 +421,70 @@ pub fn smodk(generated: &Generated) -> Result<ForwardingTable, RoutingError> {
                  s reversed)"
             .to_string(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gen::topology::{kary_ntree, slimmed_two_level, xgft};
+
+    /// Entry `d` of switch (`v`, `l`, `j`)'s row by [`dmodk`]'s arithmetic, one
+    /// destination at a time: the oracle of the row filling by runs.
+    fn entry(tree: &Tree, v: u32, l: usize, j: u64, d: u64) -> u16 {
+        let a = j / tree.copies[l];
+        let copy = j % tree.copies[l];
+        let down = &tree.down_edges[v as usize];
+        let up = &tree.up_edges[v as usize];
+        if d / tree.below[l] != a {
+            let w = tree.place[l];
+            return up[(((d + w - 1 - copy) / w) % tree.up[l]) as usize];
+        }
+        if l == 0 {
+            return down[(d % tree.children[0]) as usize];
+        }
+        let group = (d / tree.below[l - 1]) % tree.children[l];
+        let c = tree.parallel[l];
+        let t = (d / tree.place[l - 1]) % tree.up[l - 1];
+        let spread = (tree.up[l - 1] / c).max(1);
+        let first = copy % spread;
+        let i = if t <= first {
+            0
+        } else {
+            (t - first).div_ceil(spread)
+        };
+        down[(group * c + if i < c { i } else { 0 }) as usize]
+    }
+
+    #[test]
+    fn rows_filled_by_runs_are_the_arithmetic_entry_by_entry() {
+        let trees = [
+            kary_ntree(2, 1).unwrap(),
+            kary_ntree(4, 3).unwrap(),
+            kary_ntree(3, 4).unwrap(),
+            xgft(&[2, 3, 4], &[1, 2, 3]).unwrap(),
+            xgft(&[3, 2, 2], &[1, 3, 1]).unwrap(),
+            xgft(&[2, 2, 2, 2], &[1, 2, 1, 2]).unwrap(),
+            xgft(&[5, 3], &[1, 4]).unwrap(),
+            slimmed_two_level(4, 4, 4, 2).unwrap(),
+            slimmed_two_level(3, 5, 6, 3).unwrap(),
+            slimmed_two_level(8, 6, 8, 1).unwrap(),
+        ];
+        for g in &trees {
+            let tree = Tree::new("dmodk", g).unwrap();
+            let table = tree.route("dmodk", g).unwrap();
+            let f = &g.fabric;
+            for &(v, l, j) in &tree.switches {
+                for d in 0..f.num_hosts() as u32 {
+                    let want = f.out_start[v as usize] + u32::from(entry(&tree, v, l, j, d.into()));
+                    assert_eq!(
+                        table.next_edge(f, v, d),
+                        Some(want),
+                        "{}: {} (level {l}, index {j}) towards host {d}",
+                        g.description,
+                        f.node_names[v as usize]
+                    );
+                }
+            }
+        }
+    }
 }
