@@ -342,6 +342,115 @@ mod tests {
         assert!(updn_dir(2, 1, 0, 0) == Dir::Up);
         assert!(updn_dir(2, 2, 5, 3) == Dir::Up);
         assert!(updn_dir(2, 2, 3, 5) == Dir::Down);
+        // Only a move between two roots is up by the root rule: away from one is down.
+        assert!(updn_dir(0, 1, 5, 3) == Dir::Down);
+        assert!(updn_dir(1, 0, 3, 5) == Dir::Up);
         assert!(dnup_dir(0, 0) == Dir::Equal);
+    }
+
+    /// Switches `S0`, `S1`, … (node ids from 0) carrying `hosts[i]` hosts each (node ids
+    /// after the switches, in switch order), cabled both ways by `links` (pairs of switch
+    /// indices).
+    fn fabric(hosts: &[usize], links: &[(u32, u32)]) -> Fabric {
+        let mut adj: Vec<Vec<u32>> = vec![Vec::new(); hosts.len()];
+        let mut names: Vec<String> = (0..hosts.len()).map(|i| format!("S{i}")).collect();
+        for &(a, b) in links {
+            adj[a as usize].push(b);
+            adj[b as usize].push(a);
+        }
+        let mut host_nodes = Vec::new();
+        for (i, &n) in hosts.iter().enumerate() {
+            for _ in 0..n {
+                let v = adj.len() as u32;
+                adj[i].push(v);
+                adj.push(vec![i as u32]);
+                names.push(format!("H{}", host_nodes.len()));
+                host_nodes.push(v);
+            }
+        }
+        let mut host_of_node = vec![crate::fabric::NONE; adj.len()];
+        for (h, &v) in host_nodes.iter().enumerate() {
+            host_of_node[v as usize] = h as u32;
+        }
+        let (mut out_start, mut edge_tail, mut edge_head) = (vec![0], Vec::new(), Vec::new());
+        for (v, heads) in adj.iter().enumerate() {
+            for &x in heads {
+                edge_tail.push(v as u32);
+                edge_head.push(x);
+            }
+            out_start.push(edge_head.len() as u32);
+        }
+        let edges = edge_head.len();
+        Fabric {
+            node_lines: vec![0; names.len()],
+            node_names: names,
+            hosts: host_nodes,
+            host_of_node,
+            out_start,
+            edge_tail,
+            edge_head,
+            edge_lines: vec![0; edges],
+            edge_keys: vec![None; edges],
+            ..Fabric::default()
+        }
+    }
+
+    /// Roots need a bar strictly over 90 % of the host ports and no other strictly over
+    /// 5 %. S0 (1 host) is cabled to S1 (18 hosts) and S2 (1 host): of the 20 host ports,
+    /// S0 sees 1 at distance 0 and 19 at 1; S1 sees 18, 1, 1 and S2 1, 1, 18, bars that
+    /// equal the thresholds (18 and 1) exactly and so make no root.
+    #[test]
+    fn roots_are_the_switches_past_both_thresholds() {
+        let f = fabric(&[1, 18, 1], &[(0, 1), (0, 2)]);
+        let topo = Topo::new(&f).unwrap();
+        assert_eq!(detect_roots(&topo), vec![0]);
+        assert_eq!(updn_ranks(&topo, None).unwrap()[..3], [0, 1, 1]);
+        // Without a host no switch is a root, and updn says so.
+        let f = fabric(&[0, 0], &[(0, 1)]);
+        let topo = Topo::new(&f).unwrap();
+        assert!(detect_roots(&topo).is_empty());
+        assert!(matches!(
+            updn_ranks(&topo, None),
+            Err(RoutingError::NoRoots(_))
+        ));
+    }
+
+    /// A line of 65 switches with a host at each end: only the middle switch sees both
+    /// hosts at one distance (32). The end switches are 64 hops apart, one past the
+    /// histogram's last bar (OpenSM's `IB_SUBNET_PATH_HOPS_MAX`), and are not counted.
+    #[test]
+    fn roots_of_a_long_line_are_its_middle() {
+        let mut hosts = vec![0; 65];
+        hosts[0] = 1;
+        hosts[64] = 1;
+        let links: Vec<(u32, u32)> = (0..64).map(|i| (i, i + 1)).collect();
+        let f = fabric(&hosts, &links);
+        let topo = Topo::new(&f).unwrap();
+        assert_eq!(detect_roots(&topo), vec![32]);
+    }
+
+    /// Two roots joined only through a switch below them: a route from one to the other
+    /// would go down then up, which updn forbids, and the error names updn.
+    #[test]
+    fn updn_refuses_a_route_down_then_up_and_names_itself() {
+        let f = fabric(&[1, 0, 1], &[(0, 1), (1, 2)]);
+        let topo = Topo::new(&f).unwrap();
+        let rank = updn_ranks(&topo, Some(&[0, 2])).unwrap();
+        assert_eq!(rank[..3], [0, 1, 0]);
+        match hop_engine(&topo, &HopRule::Updn { rank }, &|_| {}) {
+            // S0's host is routed to first: S2 has no legal next hop towards it.
+            Err(RoutingError::Unroutable {
+                engine, dst, at, ..
+            }) => {
+                assert_eq!((engine, dst.as_str(), at.as_str()), ("updn", "H0", "S2"));
+            }
+            other => panic!("{other:?}"),
+        }
+        // With S1 as the only root both hosts route through it, and minhop routes too.
+        let rank = updn_ranks(&topo, Some(&[1])).unwrap();
+        let rows = hop_engine(&topo, &HopRule::Updn { rank }, &|_| {}).unwrap();
+        let minhop = hop_engine(&topo, &HopRule::Minhop, &|_| {}).unwrap();
+        assert_eq!(rows, minhop);
+        assert!(rows.iter().all(|&p| p != NO_PORT));
     }
 }

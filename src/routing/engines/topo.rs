@@ -497,4 +497,67 @@ mod tests {
         };
         assert_eq!(Topo::new(&f).unwrap().switches, vec![0, 1]);
     }
+
+    /// A fabric of the nodes `names` (those in `hosts` are hosts, in that order) and the
+    /// edges `(tail, head, port, input line)`, given grouped by tail.
+    fn fabric(names: &[&str], hosts: &[u32], edges: &[(u32, u32, u32, u32)]) -> Fabric {
+        let mut host_of_node = vec![NONE; names.len()];
+        for (h, &v) in hosts.iter().enumerate() {
+            host_of_node[v as usize] = h as u32;
+        }
+        let mut out_start = vec![0u32; names.len() + 1];
+        for &(t, ..) in edges {
+            out_start[t as usize + 1] += 1;
+        }
+        for v in 0..names.len() {
+            out_start[v + 1] += out_start[v];
+        }
+        Fabric {
+            node_names: names.iter().map(|n| n.to_string()).collect(),
+            node_lines: vec![0; names.len()],
+            hosts: hosts.to_vec(),
+            host_of_node,
+            out_start,
+            edge_tail: edges.iter().map(|e| e.0).collect(),
+            edge_head: edges.iter().map(|e| e.1).collect(),
+            edge_keys: edges.iter().map(|e| Some(e.2.to_string())).collect(),
+            edge_lines: edges.iter().map(|e| e.3).collect(),
+            ..Fabric::default()
+        }
+    }
+
+    /// A host delivers through the other direction of its uplink's cable: with two
+    /// cables to one switch, paired by input line, that is the switch's port 2 here,
+    /// not its first port towards the host.
+    #[test]
+    fn a_host_is_delivered_through_its_uplinks_cable() {
+        // Edges 0, 1: H (ports 1, 2, lines 10, 11); edges 2, 3: S (ports 1, 2, lines
+        // 11, 10).
+        let f = fabric(
+            &["H", "S"],
+            &[0],
+            &[(0, 1, 1, 10), (0, 1, 2, 11), (1, 0, 1, 11), (1, 0, 2, 10)],
+        );
+        let topo = Topo::new(&f).unwrap();
+        assert_eq!(topo.rev, vec![3, 2, 1, 0]);
+        assert_eq!((topo.uplink[0], topo.attach[0], topo.deliver[0]), (0, 1, 3));
+    }
+
+    /// A host whose switch has no edge back to it is not attached, even when the switch
+    /// has edges to other hosts.
+    #[test]
+    fn a_host_without_an_edge_back_is_not_attached() {
+        // H0 -> S only; H1 <-> S.
+        let f = fabric(
+            &["H0", "H1", "S"],
+            &[0, 1],
+            &[(0, 2, 1, 1), (1, 2, 1, 2), (2, 1, 1, 3)],
+        );
+        let topo = Topo::new(&f).unwrap();
+        assert_eq!(
+            (topo.uplink[0], topo.attach[0], topo.deliver[0]),
+            (0, NONE, NONE)
+        );
+        assert_eq!((topo.uplink[1], topo.attach[1], topo.deliver[1]), (1, 2, 2));
+    }
 }
