@@ -145,6 +145,8 @@ const UNKNOWN: u32 = u32::MAX;
 const IN_PROGRESS: u32 = u32::MAX - 1;
 const DEAD: u32 = u32::MAX - 2;
 const LOOPS: u32 = u32::MAX - 3;
+/// The destination's own entry in [`Scratch::order`]: it takes no edge.
+const NO_EDGE: u32 = u32::MAX;
 
 /// Destinations checked together by a thread: their columns of the table are copied at
 /// once ([`ColumnBlock`]), a row's entries for the block from one cache line, so that
@@ -183,7 +185,8 @@ pub fn check_routes_with_progress(
             link_routes: vec![0; fabric.num_edges()],
             ..RouteCheck::default()
         },
-        routed_from: vec![0; groups.heads.len()],
+        by_group: 0,
+        unrouted_from: vec![0; groups.heads.len()],
         routed_to_self: Vec::new(),
     };
     // fold/reduce keeps the destinations' order, so the examples are deterministic.
@@ -196,10 +199,10 @@ pub fn check_routes_with_progress(
                     dist: vec![UNKNOWN; fabric.num_nodes()],
                     count: vec![0; fabric.num_nodes()],
                     stack: Vec::new(),
+                    stack_edges: Vec::new(),
                     order: Vec::new(),
                     bad: Vec::new(),
                     lengths: Vec::new(),
-                    routed: Vec::new(),
                     block: ColumnBlock::default(),
                 };
                 (scratch, empty())
@@ -278,7 +281,8 @@ impl SourceGroups {
     fn add_uplinks(&self, partial: Partial) -> RouteCheck {
         let Partial {
             mut check,
-            routed_from,
+            by_group,
+            unrouted_from,
             mut routed_to_self,
         } = partial;
         // In destination order already when the parts merge in order; sorted here so
@@ -287,7 +291,8 @@ impl SourceGroups {
         for (k, first) in self.first.iter().enumerate() {
             if let Some((g, edge)) = *first {
                 let own = routed_to_self.binary_search(&(k as u32)).is_ok();
-                check.link_routes[edge as usize] += routed_from[g as usize] - u64::from(own);
+                let routed_from = by_group - unrouted_from[g as usize];
+                check.link_routes[edge as usize] += routed_from - u64::from(own);
             }
         }
         check
@@ -297,8 +302,12 @@ impl SourceGroups {
 /// A part of the check: the destinations of one rayon fold.
 struct Partial {
     check: RouteCheck,
-    /// Per group: destinations checked by group that its first hop reached.
-    routed_from: Vec<u64>,
+    /// Destinations checked by group. Each group's first hop reached all of them but
+    /// those counted in `unrouted_from`.
+    by_group: u64,
+    /// Per group: destinations checked by group that were its only source (so that
+    /// nothing was walked from its first hop).
+    unrouted_from: Vec<u64>,
     /// The grouped sources (indices into the hosts checked) that their group reached
     /// as a destination, in order.
     routed_to_self: Vec<u32>,
@@ -307,7 +316,8 @@ struct Partial {
 /// Adds `b` (later destinations) to `a`.
 fn merge_partials(mut a: Partial, b: Partial) -> Partial {
     a.check = merge_checks(a.check, b.check);
-    for (t, p) in a.routed_from.iter_mut().zip(&b.routed_from) {
+    a.by_group += b.by_group;
+    for (t, p) in a.unrouted_from.iter_mut().zip(&b.unrouted_from) {
         *t += p;
     }
     a.routed_to_self.extend(b.routed_to_self);
@@ -342,15 +352,18 @@ struct Scratch {
     count: Vec<u64>,
     /// The walk in progress.
     stack: Vec<u32>,
-    /// Nodes with a known distance (the destination first).
-    order: Vec<u32>,
+    /// The edge each node of `stack` takes (none yet for the last one when the walk
+    /// stops at a dead end).
+    stack_edges: Vec<u32>,
+    /// Nodes with a known distance (the destination first) and the edge each takes
+    /// towards it ([`NO_EDGE`] for the destination), so that counting the links need
+    /// not look the edges up in the table again.
+    order: Vec<(u32, u32)>,
     /// Nodes marked dead or looping.
     bad: Vec<u32>,
-    /// The routed pairs of the destination checked by group, per path length: (edges,
-    /// pairs), added once every group is routed.
-    lengths: Vec<(u32, u64)>,
-    /// The groups whose first hop reached the destination checked by group.
-    routed: Vec<u32>,
+    /// The routed pairs of the destination checked by group, by path length (edges),
+    /// added once every group is routed. All 0 between destinations.
+    lengths: Vec<u64>,
     /// The table's columns of the destinations being checked.
     block: ColumnBlock,
 }
@@ -373,24 +386,26 @@ fn check_destination(
     if scratch.by_group(fabric, table, hosts, groups, k, j) {
         let result = &mut partial.check;
         result.pairs_checked += hosts.len() as u64 - 1;
-        for &(hops, pairs) in &scratch.lengths {
-            let hops = hops as usize;
-            if result.path_lengths.len() <= hops {
-                result.path_lengths.resize(hops + 1, 0);
-            }
-            result.path_lengths[hops] += pairs;
+        if result.path_lengths.len() < scratch.lengths.len() {
+            result.path_lengths.resize(scratch.lengths.len(), 0);
         }
-        for &g in &scratch.routed {
-            partial.routed_from[g as usize] += 1;
-            if groups.first[k].is_some_and(|(own, _)| own == g) {
+        for (total, pairs) in result.path_lengths.iter_mut().zip(&mut scratch.lengths) {
+            *total += std::mem::take(pairs);
+        }
+        // Every group with a source other than the destination itself was routed.
+        partial.by_group += 1;
+        if let Some((own, _)) = groups.first[k] {
+            if groups.members[own as usize] == 1 {
+                partial.unrouted_from[own as usize] += 1;
+            } else {
                 partial.routed_to_self.push(k as u32);
             }
         }
-        scratch.count_links(fabric, table, target, j, result);
+        scratch.count_links(fabric, result);
     } else {
         scratch.forget();
         scratch.dist[target as usize] = 0;
-        scratch.order.push(target);
+        scratch.order.push((target, NO_EDGE));
         for &src in hosts {
             if src == dst {
                 continue;
@@ -410,16 +425,17 @@ fn check_destination(
                 d => scratch.record_routed(start, d, &mut partial.check),
             }
         }
-        scratch.count_links(fabric, table, target, j, &mut partial.check);
+        scratch.count_links(fabric, &mut partial.check);
     }
     scratch.forget();
 }
 
 impl Scratch {
     /// Walks to destination `hosts[k]` from each group's first hop and from each source
-    /// without a group, counting in `count` the sources behind every node reached and
-    /// keeping the path lengths in `lengths` and the groups routed in `routed`. False,
-    /// with the walk left as it stood, as soon as a route is broken.
+    /// without a group, counting in `count` the sources behind every node reached and in
+    /// `lengths` the pairs by path length. False, with the walk left as it stood (and
+    /// `lengths` cleared), as soon as a route is broken; true when every group with a
+    /// source other than the destination is routed.
     fn by_group(
         &mut self,
         fabric: &Fabric,
@@ -431,9 +447,7 @@ impl Scratch {
     ) -> bool {
         let target = fabric.hosts[hosts[k] as usize];
         self.dist[target as usize] = 0;
-        self.order.push(target);
-        self.lengths.clear();
-        self.routed.clear();
+        self.order.push((target, NO_EDGE));
         let own = groups.first[k].map(|(g, _)| g);
         for (g, (&head, &members)) in groups.heads.iter().zip(&groups.members).enumerate() {
             let sources = members - u64::from(own == Some(g as u32));
@@ -441,12 +455,11 @@ impl Scratch {
                 continue;
             }
             match self.walk(fabric, table, head, j) {
-                (DEAD | LOOPS, _) => return false,
+                (DEAD | LOOPS, _) => return self.clear_lengths(),
                 (d, _) => self.resolve(d),
             }
-            self.lengths.push((self.dist[head as usize] + 1, sources));
+            self.add_length(self.dist[head as usize] + 1, sources);
             self.count[head as usize] += sources;
-            self.routed.push(g as u32);
         }
         for &i in &groups.alone {
             if i as usize == k {
@@ -454,13 +467,30 @@ impl Scratch {
             }
             let start = fabric.hosts[hosts[i as usize] as usize];
             match self.walk(fabric, table, start, j) {
-                (DEAD | LOOPS, _) => return false,
+                (DEAD | LOOPS, _) => return self.clear_lengths(),
                 (d, _) => self.resolve(d),
             }
-            self.lengths.push((self.dist[start as usize], 1));
+            self.add_length(self.dist[start as usize], 1);
             self.count[start as usize] += 1;
         }
         true
+    }
+
+    /// Counts `pairs` routed pairs of `hops` edges in `lengths`.
+    #[inline]
+    fn add_length(&mut self, hops: u32, pairs: u64) {
+        let hops = hops as usize;
+        if self.lengths.len() <= hops {
+            self.lengths.resize(hops + 1, 0);
+        }
+        self.lengths[hops] += pairs;
+    }
+
+    /// Forgets the pairs counted in `lengths` (a destination to check again source by
+    /// source); false, for [`Scratch::by_group`] to return.
+    fn clear_lengths(&mut self) -> bool {
+        self.lengths.iter_mut().for_each(|p| *p = 0);
+        false
     }
 
     /// Clears what the walks to the last destination left: distances, marks and counts.
@@ -473,7 +503,11 @@ impl Scratch {
             bad,
             ..
         } = self;
-        for &v in order.iter().chain(bad.iter()).chain(stack.iter()) {
+        let ordered = order.iter().map(|&(v, _)| v);
+        for v in ordered
+            .chain(bad.iter().copied())
+            .chain(stack.iter().copied())
+        {
             dist[v as usize] = UNKNOWN;
             count[v as usize] = 0;
         }
@@ -487,10 +521,10 @@ impl Scratch {
     #[inline]
     fn resolve(&mut self, d: u32) {
         let mut d = d;
-        for &v in self.stack.iter().rev() {
+        for (&v, &e) in self.stack.iter().zip(&self.stack_edges).rev() {
             d += 1;
             self.dist[v as usize] = d;
-            self.order.push(v);
+            self.order.push((v, e));
         }
     }
 
@@ -507,6 +541,7 @@ impl Scratch {
         j: usize,
     ) -> (u32, u32) {
         self.stack.clear();
+        self.stack_edges.clear();
         let mut cur = start;
         let outcome = loop {
             match self.dist[cur as usize] {
@@ -517,7 +552,10 @@ impl Scratch {
             self.dist[cur as usize] = IN_PROGRESS;
             self.stack.push(cur);
             match self.block.next_edge(table, fabric, cur, j) {
-                Some(e) => cur = fabric.edge_head[e as usize],
+                Some(e) => {
+                    self.stack_edges.push(e);
+                    cur = fabric.edge_head[e as usize];
+                }
                 None => break DEAD,
             }
         };
@@ -585,27 +623,18 @@ impl Scratch {
         self.count[start as usize] += 1;
     }
 
-    /// Per-link counts: pushes each routed source's count down the in-tree towards
-    /// destination `j` of the block (node `target`). A node enters `order` only after its
-    /// successor, so the reverse of `order` hands every node its complete count before it
-    /// passes the count on.
-    fn count_links(
-        &mut self,
-        fabric: &Fabric,
-        table: &ForwardingTable,
-        target: u32,
-        j: usize,
-        result: &mut RouteCheck,
-    ) {
-        for &v in self.order.iter().rev() {
+    /// Per-link counts: pushes each routed source's count down the in-tree towards the
+    /// destination, along the edges the walks recorded in `order`. A node enters `order`
+    /// only after its successor, so the reverse of `order` hands every node its complete
+    /// count before it passes the count on.
+    fn count_links(&mut self, fabric: &Fabric, result: &mut RouteCheck) {
+        for &(v, e) in self.order.iter().rev() {
             let c = std::mem::take(&mut self.count[v as usize]);
-            if v == target || c == 0 {
+            if e == NO_EDGE || c == 0 {
                 continue;
             }
-            if let Some(e) = self.block.next_edge(table, fabric, v, j) {
-                result.link_routes[e as usize] += c;
-                self.count[fabric.edge_head[e as usize] as usize] += c;
-            }
+            result.link_routes[e as usize] += c;
+            self.count[fabric.edge_head[e as usize] as usize] += c;
         }
     }
 }
