@@ -560,4 +560,28 @@ mod tests {
         );
         assert_eq!((topo.uplink[1], topo.attach[1], topo.deliver[1]), (1, 2, 2));
     }
+
+    /// The unconnected host's error names it and another host: the first host other
+    /// than itself, and past a host it is cabled to directly.
+    #[test]
+    fn a_host_off_the_switches_is_named_with_another_host() {
+        let disconnected = |f: &Fabric| match Topo::new(f).unwrap().check_connected() {
+            Err(RoutingError::Disconnected { src, dst, reason }) => (src, dst, reason),
+            other => panic!("{other:?}"),
+        };
+        // H0 has no link at all; H1 hangs on S.
+        let f = fabric(&["H0", "H1", "S"], &[0, 1], &[(1, 2, 1, 1), (2, 1, 1, 2)]);
+        let (src, dst, reason) = disconnected(&f);
+        assert_eq!((src.as_str(), dst.as_str()), ("H0", "H1"), "{reason}");
+        // H0 and H1 cabled to each other, H2 on S: not two hosts alone, so an error,
+        // towards H2 (H1 would be reached by the cable itself).
+        let f = fabric(
+            &["H0", "H1", "H2", "S"],
+            &[0, 1, 2],
+            &[(0, 1, 1, 1), (1, 0, 1, 2), (2, 3, 1, 3), (3, 2, 1, 4)],
+        );
+        let (src, dst, reason) = disconnected(&f);
+        assert_eq!((src.as_str(), dst.as_str()), ("H0", "H2"), "{reason}");
+        assert!(reason.contains("cabled to host H1"), "{reason}");
+    }
 }
