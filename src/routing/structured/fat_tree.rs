@@ -335,22 +335,30 @@ impl Tree {
                 continue;
             }
             for d in start..end {
-                // Parallel cables i = 0..c to the child end at its up-ports
-                // copy + spread·i. Take the one whose up-port is the first at or after
-                // d's own D-mod-K up-port t (wrapping to the first): on d's routes that
-                // is t itself, so routes come down the way they would go up; elsewhere
-                // it is OpenSM's choice.
-                let t = (d / self.place[l - 1]) % self.up[l - 1];
-                let spread = (self.up[l - 1] / c).max(1);
-                let first = copy % spread;
-                let i = if t <= first {
-                    0
-                } else {
-                    (t - first).div_ceil(spread)
-                };
-                let i = if i < c { i } else { 0 };
-                row[d as usize] = down[(group * c + i) as usize];
+                row[d as usize] = down[(group * c + self.parallel_cable(l, copy, d)) as usize];
             }
+        }
+    }
+
+    /// Which of the `parallel[l]` cables (from 0) a level-`l` switch of copy `copy` takes
+    /// down towards destination `d`. The cables i = 0..c end at the child's up-ports
+    /// copy + spread·i; the one taken is the first whose up-port is at or after d's own
+    /// D-mod-K up-port t (wrapping to the first): on d's routes that is t itself, so
+    /// routes come down the way they would go up; elsewhere it is OpenSM's choice.
+    fn parallel_cable(&self, l: usize, copy: u64, d: u64) -> u64 {
+        let c = self.parallel[l];
+        let t = (d / self.place[l - 1]) % self.up[l - 1];
+        let spread = (self.up[l - 1] / c).max(1);
+        let first = copy % spread;
+        let i = if t <= first {
+            0
+        } else {
+            (t - first).div_ceil(spread)
+        };
+        if i < c {
+            i
+        } else {
+            0
         }
     }
 }
@@ -429,7 +437,9 @@ mod tests {
     use crate::gen::topology::{kary_ntree, slimmed_two_level, xgft};
 
     /// Entry `d` of switch (`v`, `l`, `j`)'s row by [`dmodk`]'s arithmetic, one
-    /// destination at a time: the oracle of the row filling by runs.
+    /// destination at a time: the oracle of the row filling by runs. The choice among
+    /// parallel cables is made per destination in both, so both call
+    /// [`Tree::parallel_cable`].
     fn entry(tree: &Tree, v: u32, l: usize, j: u64, d: u64) -> u16 {
         let a = j / tree.copies[l];
         let copy = j % tree.copies[l];
@@ -443,16 +453,7 @@ mod tests {
             return down[(d % tree.children[0]) as usize];
         }
         let group = (d / tree.below[l - 1]) % tree.children[l];
-        let c = tree.parallel[l];
-        let t = (d / tree.place[l - 1]) % tree.up[l - 1];
-        let spread = (tree.up[l - 1] / c).max(1);
-        let first = copy % spread;
-        let i = if t <= first {
-            0
-        } else {
-            (t - first).div_ceil(spread)
-        };
-        down[(group * c + if i < c { i } else { 0 }) as usize]
+        down[(group * tree.parallel[l] + tree.parallel_cable(l, copy, d)) as usize]
     }
 
     #[test]
