@@ -225,6 +225,8 @@ pub struct FlowNetwork {
     bottleneck: Vec<bool>,
     open_links: Vec<u32>,
     open_flows: Vec<FlowId>,
+    /// Per open flow, the least capacity of the links it alone crosses.
+    open_caps: Vec<f64>,
 }
 
 impl FlowNetwork {
@@ -258,6 +260,7 @@ impl FlowNetwork {
             bottleneck: vec![false; links],
             open_links: Vec::new(),
             open_flows: Vec::new(),
+            open_caps: Vec::new(),
         }
     }
 
@@ -532,8 +535,8 @@ impl FlowNetwork {
     /// unfixed flow crossing one gets that share, which the links of its route give up.
     /// Flows outside the component keep their rates, and the rates do not depend on the
     /// order of the per-link lists (every flow of a level gets the same share). Each level
-    /// scans only the links and flows still open: O(levels × open links and flows)
-    /// after the O(component × hops) gathering.
+    /// scans only the shared links and the flows still open: O(levels × open shared
+    /// links and flows) after the O(component × hops) gathering.
     fn rates(&mut self, routes: &Routes) {
         // Gather the component: links and flows reachable from the changed links.
         self.component.clear();
@@ -571,21 +574,38 @@ impl FlowNetwork {
             flow.since = now;
             self.old_rates.push(flow.rate);
         }
-        // Progressive filling over the component.
+        // Progressive filling over the component. A link only one flow crosses (a
+        // private link: most of a route) is the bottleneck exactly when its capacity is
+        // that flow's share, so each flow keeps the least capacity of its private
+        // links as a cap of its own, and the levels scan only the shared links. The
+        // shares are the same bits as a scan of every link: a private link's share is
+        // its capacity, and the cap is their minimum.
+        self.open_flows.clear();
+        self.open_caps.clear();
         for &f in &self.component {
+            let mut cap = f64::INFINITY;
             for &l in routes.get(f) {
                 let l = l as usize;
+                if self.on_link[l].len() == 1 {
+                    cap = cap.min(self.link_capacity[l]);
+                    continue;
+                }
                 if self.unfixed[l] == 0 {
                     self.capacity[l] = self.link_capacity[l];
                 }
                 self.unfixed[l] += 1;
             }
+            self.open_flows.push(f);
+            self.open_caps.push(cap);
         }
-        // The links and flows still open shrink level by level.
+        // The shared links and the flows still open shrink level by level.
         self.open_links.clear();
-        self.open_links.extend_from_slice(&self.component_links);
-        self.open_flows.clear();
-        self.open_flows.extend_from_slice(&self.component);
+        let unfixed = &self.unfixed;
+        self.open_links.extend(
+            self.component_links
+                .iter()
+                .filter(|&&l| unfixed[l as usize] > 0),
+        );
         while !self.open_flows.is_empty() {
             // Each link's fair share once per level, kept for the bottleneck test.
             let mut share = f64::INFINITY;
@@ -594,6 +614,9 @@ impl FlowNetwork {
                 let fair = self.capacity[l] / f64::from(self.unfixed[l]);
                 self.fair_share[l] = fair;
                 share = share.min(fair);
+            }
+            for &cap in &self.open_caps {
+                share = share.min(cap);
             }
             let limit = share * (1.0 + 1e-12);
             for &l in &self.open_links {
@@ -605,21 +628,26 @@ impl FlowNetwork {
             // sorting for the rates to be the same bits.
             let mut kept = 0;
             for p in 0..self.open_flows.len() {
-                let f = self.open_flows[p];
+                let (f, cap) = (self.open_flows[p], self.open_caps[p]);
                 let route = routes.get(f);
-                if !route.iter().any(|&l| self.bottleneck[l as usize]) {
+                if cap > limit && !route.iter().any(|&l| self.bottleneck[l as usize]) {
                     self.open_flows[kept] = f;
+                    self.open_caps[kept] = cap;
                     kept += 1;
                     continue;
                 }
                 self.flows[f as usize].rate = share;
                 for &l in route {
                     let l = l as usize;
-                    self.capacity[l] -= share;
-                    self.unfixed[l] -= 1;
+                    // Private links (no count) have nothing to give up to anyone.
+                    if self.unfixed[l] > 0 {
+                        self.capacity[l] -= share;
+                        self.unfixed[l] -= 1;
+                    }
                 }
             }
             self.open_flows.truncate(kept);
+            self.open_caps.truncate(kept);
             if self.open_flows.is_empty() {
                 // The last level: only the marks to clear, no links to keep.
                 for &l in &self.open_links {
