@@ -283,8 +283,6 @@ fn wide_links_carry_several_flows_at_full_rate() {
     assert!(close(net.finish(1, &r), 0.5));
 }
 
-/// Driven from outside: the next event is the earliest finish, and advancing reports
-/// the flows that finish there, in order.
 #[test]
 fn a_slow_link_one_flow_alone_crosses_caps_it_and_the_others_share_the_rest() {
     // Link 0 (capacity 2) carries flows 0, 1 and 2; flow 0 also crosses link 1
@@ -305,6 +303,8 @@ fn a_slow_link_one_flow_alone_crosses_caps_it_and_the_others_share_the_rest() {
     assert!(close(net.finish(0, &routes), 4.0));
 }
 
+/// Driven from outside: the next event is the earliest finish, and advancing reports
+/// the flows that finish there, in order.
 #[test]
 fn an_outside_loop_sees_every_finish_in_time_order() {
     let (mut net, routes) = setup(2, &[&[0], &[0], &[1]]);
