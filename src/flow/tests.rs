@@ -3,13 +3,18 @@
 use super::*;
 use proptest::prelude::*;
 
-/// A network over `links` links with the given routes (flow i takes `routes[i]`).
-fn setup(links: usize, routes: &[&[u32]]) -> (FlowNetwork, Routes) {
+/// Flow i takes `routes[i]`.
+fn routes_of(routes: &[&[u32]]) -> Routes {
     let mut r = Routes::default();
     for (i, route) in routes.iter().enumerate() {
         r.set(i as FlowId, route.iter().copied());
     }
-    (FlowNetwork::new(links), r)
+    r
+}
+
+/// A network over `links` unit links with the given routes (flow i takes `routes[i]`).
+fn setup(links: usize, routes: &[&[u32]]) -> (FlowNetwork, Routes) {
+    (FlowNetwork::new(links), routes_of(routes))
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -261,10 +266,7 @@ proptest! {
 /// its route, two flows share a double link at full rate, three at 2/3 each.
 #[test]
 fn wide_links_carry_several_flows_at_full_rate() {
-    let mut r = Routes::default();
-    r.set(0, [0, 1]);
-    r.set(1, [1]);
-    r.set(2, [1]);
+    let r = routes_of(&[&[0, 1], &[1], &[1]]);
     let mut net = FlowNetwork::with_capacities(vec![1.0, 2.0]);
     net.add(0, 0.0, 1.0, &r);
     net.add(1, 0.0, 1.0, &r);
@@ -288,10 +290,7 @@ fn a_slow_link_one_flow_alone_crosses_caps_it_and_the_others_share_the_rest() {
     // Link 0 (capacity 2) carries flows 0, 1 and 2; flow 0 also crosses link 1
     // (capacity 1/4) alone. Flow 0 gets 1/4, flows 1 and 2 share the 7/4 left: 7/8
     // each, so they finish at 8/7 and flow 0, still held to 1/4, at 4.
-    let mut routes = Routes::default();
-    routes.set(0, [0, 1]);
-    routes.set(1, [0]);
-    routes.set(2, [0]);
+    let routes = routes_of(&[&[0, 1], &[0], &[0]]);
     let mut net = FlowNetwork::with_capacities(vec![2.0, 0.25]);
     for f in 0..3 {
         net.add(f, 0.0, 1.0, &routes);
