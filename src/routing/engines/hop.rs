@@ -430,19 +430,27 @@ mod tests {
     }
 
     /// Two roots joined only through a switch below them: a route from one to the other
-    /// would go down then up, which updn forbids, and the error names updn.
+    /// would go down then up, which updn forbids, and the error names updn, and as the
+    /// source the host on the switch without a next hop (H2: not H1, the first host
+    /// that is not the destination, nor H0, the destination on another switch).
     #[test]
     fn updn_refuses_a_route_down_then_up_and_names_itself() {
-        let f = fabric(&[1, 0, 1], &[(0, 1), (1, 2)]);
+        let f = fabric(&[2, 0, 1], &[(0, 1), (1, 2)]);
         let topo = Topo::new(&f).unwrap();
         let rank = updn_ranks(&topo, Some(&[0, 2])).unwrap();
         assert_eq!(rank[..3], [0, 1, 0]);
         match hop_engine(&topo, &HopRule::Updn { rank }, &|_| {}) {
-            // S0's host is routed to first: S2 has no legal next hop towards it.
+            // S0's hosts are routed to first: S2 has no legal next hop towards H0.
             Err(RoutingError::Unroutable {
-                engine, dst, at, ..
+                engine,
+                src,
+                dst,
+                at,
             }) => {
-                assert_eq!((engine, dst.as_str(), at.as_str()), ("updn", "H0", "S2"));
+                assert_eq!(
+                    (engine, src.as_str(), dst.as_str(), at.as_str()),
+                    ("updn", "H2", "H0", "S2")
+                );
             }
             other => panic!("{other:?}"),
         }
