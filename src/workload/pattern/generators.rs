@@ -681,6 +681,24 @@ mod tests {
         assert!(chi2_uniform > 200.0, "chi2 vs uniform = {chi2_uniform}");
     }
 
+    /// The fewest ranks `rand` draws for: on two the only derangement is the swap, on
+    /// three the two 3-cycles, in both modes.
+    #[test]
+    fn rand_on_two_and_three_ranks_draws_every_derangement_and_nothing_else() {
+        for compat in [false, true] {
+            let counts = derangement_counts(compat, 2, 100);
+            assert_eq!(
+                counts,
+                HashMap::from([(vec![1, 0], 100)]),
+                "compat {compat}"
+            );
+            let counts = derangement_counts(compat, 3, 1000);
+            let mut drawn: Vec<&Vec<u32>> = counts.keys().collect();
+            drawn.sort();
+            assert_eq!(drawn, [&vec![1, 2, 0], &vec![2, 0, 1]], "compat {compat}");
+        }
+    }
+
     proptest! {
         #[test]
         fn prop_ranks_valid(pat in any_pattern(), n in 4u32..200, zf in 0.0f64..1.0,
