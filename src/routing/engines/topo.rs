@@ -543,6 +543,60 @@ mod tests {
         assert_eq!((topo.uplink[0], topo.attach[0], topo.deliver[0]), (0, 1, 3));
     }
 
+    /// Parallel cables pair up in port order unless the lines of both directions match
+    /// up and are all known (above 0): edges given on lines of their own, or with a
+    /// line unknown, say nothing of which two directions are one cable.
+    #[test]
+    fn parallel_cables_pair_by_line_only_when_both_directions_share_known_lines() {
+        // A's port 2 is written first, B's port 1: by line, edge 0 would pair with
+        // edge 2; by port A's port 1 (edge 1) pairs with B's port 1 (edge 2).
+        let by_port = vec![3, 2, 1, 0];
+        let cables = |lines: [u32; 4]| {
+            let f = fabric(
+                &["A", "B"],
+                &[],
+                &[
+                    (0, 1, 2, lines[0]),
+                    (0, 1, 1, lines[1]),
+                    (1, 0, 1, lines[2]),
+                    (1, 0, 2, lines[3]),
+                ],
+            );
+            Topo::new(&f).unwrap().rev
+        };
+        // Each direction on lines of its own.
+        assert_eq!(cables([10, 11, 20, 21]), by_port);
+        // The same lines on both sides, one of them unknown.
+        assert_eq!(cables([0, 5, 0, 5]), by_port);
+        // The same known lines on both sides: one cable per line.
+        assert_eq!(cables([10, 11, 10, 11]), vec![2, 3, 0, 1]);
+    }
+
+    /// A switch's in-edges are the other directions of its cables to switches, in its
+    /// port order, then the switch-to-switch edges into it that have no other
+    /// direction; never a host's edge, a loop from the switch to itself, or an edge
+    /// twice.
+    #[test]
+    fn a_switchs_in_edges_are_its_cables_from_switches_then_one_way_edges() {
+        // A: edge 0 to B (port 1), 1 a loop (port 2), 2 to H (port 3); B: 3 to A;
+        // C: 4 to A, with no edge back; H: 5 to A.
+        let f = fabric(
+            &["A", "B", "C", "H"],
+            &[3],
+            &[
+                (0, 1, 1, 1),
+                (0, 0, 2, 2),
+                (0, 3, 3, 3),
+                (1, 0, 1, 1),
+                (2, 0, 1, 4),
+                (3, 0, 1, 3),
+            ],
+        );
+        let topo = Topo::new(&f).unwrap();
+        let ins: Vec<&[u32]> = (0..3).map(|v| topo.ins(v)).collect();
+        assert_eq!(ins, [&[3, 4][..], &[0][..], &[][..]]);
+    }
+
     /// A host whose switch has no edge back to it is not attached, even when the switch
     /// has edges to other hosts.
     #[test]
