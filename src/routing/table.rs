@@ -645,6 +645,31 @@ mod tests {
         assert_eq!((wide.routed(0..4), wide.routed(1..2)), (2, 0));
     }
 
+    /// Port 255 does not fit a byte (255 is the byte rows' "no route"), so a table using it
+    /// stays wide; port 254 fits. Widening a compacted table gives back its entries.
+    #[test]
+    fn compacting_keeps_every_port_and_widening_gives_them_back() {
+        let table = |ports: Vec<u16>| ForwardingTable {
+            num_hosts: 2,
+            row_of_node: vec![0],
+            uniform_edge: vec![NONE],
+            ports: PortRows::Wide(ports),
+        };
+        let mut wide = table(vec![255, NO_PORT]);
+        wide.compact();
+        assert!(matches!(wide.ports, PortRows::Wide(_)));
+        assert_eq!([wide.ports.get(0), wide.ports.get(1)], [255, NO_PORT]);
+        let mut narrow = table(vec![254, NO_PORT]);
+        narrow.compact();
+        assert!(matches!(narrow.ports, PortRows::Narrow(_)));
+        assert_eq!([narrow.ports.get(0), narrow.ports.get(1)], [254, NO_PORT]);
+        narrow.wide_rows();
+        let PortRows::Wide(ports) = &narrow.ports else {
+            panic!("not widened")
+        };
+        assert_eq!(ports, &[254, NO_PORT]);
+    }
+
     /// Three switches in a line, S0 – S1 – S2, with H0 and H3 on S0, H1 on S1, H2 on
     /// S2; `inner` holds the comments of S0 → S1 and S2 → S1.
     fn line(inner: [&str; 2]) -> LoadedFabric {
