@@ -523,6 +523,36 @@ mod tests {
         assert_eq!(sorted, out.level(0));
     }
 
+    /// n = 15: 4 columns, 4 rows, cell (3,3) missing. Rank 14's east and rank 11's south
+    /// step onto it and go on to the second cell beyond (12 and 3), which neither
+    /// rank reaches the other way round; a 3×3 or 3×2 grid never steps past a missing
+    /// cell to a rank that is not also its neighbour the other way.
+    #[test]
+    fn neighbor2d_steps_over_a_missing_cell_to_the_next_rank() {
+        let grid: [[u32; 4]; 15] = [
+            [1, 3, 4, 12],
+            [0, 2, 5, 13],
+            [1, 3, 6, 14],
+            [0, 2, 7, 11],
+            [0, 5, 7, 8],
+            [1, 4, 6, 9],
+            [2, 5, 7, 10],
+            [3, 4, 6, 11],
+            [4, 9, 11, 12],
+            [5, 8, 10, 13],
+            [6, 9, 11, 14],
+            [3, 7, 8, 10],
+            [0, 8, 13, 14],
+            [1, 9, 12, 14],
+            [2, 10, 12, 13],
+        ];
+        let expected: Vec<(u32, u32)> = (0u32..)
+            .zip(grid)
+            .flat_map(|(r, nbs)| nbs.map(|b| (r, b)))
+            .collect();
+        assert_eq!(gen(&Pattern::Neighbor2d, &ctx(15)).level(0), expected);
+    }
+
     #[test]
     fn deterministic_patterns_ignore_rng() {
         let mut pats = all_simple_patterns();
