@@ -524,9 +524,9 @@ mod tests {
     }
 
     /// n = 15: 4 columns, 4 rows, cell (3,3) missing. Rank 14's east and rank 11's south
-    /// step onto it and go on to the second cell beyond (12 and 3), which neither
-    /// rank reaches the other way round; a 3×3 or 3×2 grid never steps past a missing
-    /// cell to a rank that is not also its neighbour the other way.
+    /// step onto it and go on, wrapping around, to ranks 12 and 3, which neither rank
+    /// reaches the other way round; a 3×3 or 3×2 grid never steps past a missing cell
+    /// to a rank that is not also its neighbour the other way.
     #[test]
     fn neighbor2d_steps_over_a_missing_cell_to_the_next_rank() {
         let grid: [[u32; 4]; 15] = [
